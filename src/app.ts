@@ -1,0 +1,83 @@
+import basicAuth from '@fastify/basic-auth';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
+import { ApiError } from './domain/errors.js';
+import type { Store } from './domain/store.js';
+import { BODY_LIMIT, sendError } from './http/error-handler.js';
+import { addMethodNotAllowedRoutes, recordRoutes } from './http/method-not-allowed.js';
+import { createNegotiator } from './http/negotiate.js';
+import { contentRoutes, thumbnailRoutes } from './http/routes/content.js';
+import { customFieldRoutes } from './http/routes/custom-fields.js';
+import { listRoutes } from './http/routes/lists.js';
+import { unsubscribeRoutes } from './http/routes/unsubscribe.js';
+import { ThumbnailSigner } from './http/thumbnails.js';
+
+export const API_PREFIX = '/marketing/v1';
+export const BETA_PREFIX = '/marketing/beta';
+
+export interface AppOptions {
+  readonly store: Store;
+  /** Epoch milliseconds from the fake's clock. */
+  readonly now: () => number;
+  readonly logger: FastifyServerOptions['logger'];
+}
+
+/** Builds the fastify app of one fake: every route, hook and error handler. Never listens. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { store, now } = options;
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // Bad URLs and the like are answered in the service's error envelope too.
+    frameworkErrors: (error, request, reply) => {
+      (reply as FastifyReply).send(sendError(error, request, reply));
+    },
+  });
+
+  // Request bodies are JSON only: every other type, text/plain included, gets 415.
+  app.removeContentTypeParser('text/plain');
+  const negotiate = createNegotiator();
+  app.decorateRequest('tenant', null);
+  app.decorateRequest('responseType', {
+    getter() {
+      return negotiate(this.headers.accept);
+    },
+  });
+  app.setErrorHandler(sendError);
+  app.setNotFoundHandler((request) => {
+    throw new ApiError('ROUTE_NOT_FOUND', {
+      method: request.method,
+      path: request.url.split('?')[0]!,
+    });
+  });
+
+  await app.register(basicAuth, {
+    // The WWW-Authenticate challenge is set by the error handler, on every 401 alike.
+    authenticate: false,
+    validate(username, password, request, _reply, done) {
+      request.tenant = store.authenticate(username, password) ?? null;
+      done(request.tenant ? undefined : new ApiError('UNAUTHORIZED'));
+    },
+  });
+
+  const routes = recordRoutes(app, '/marketing/');
+  const thumbnails = new ThumbnailSigner();
+  await app.register(async (api) => {
+    api.addHook('onRequest', api.basicAuth);
+    await api.register(listRoutes, { prefix: API_PREFIX });
+    await api.register(unsubscribeRoutes, { prefix: API_PREFIX });
+    await api.register(customFieldRoutes, { prefix: API_PREFIX });
+    await api.register(contentRoutes, { prefix: API_PREFIX, thumbnails, now });
+    // The service's own unsubscribe examples use `beta` for the version segment.
+    await api.register(unsubscribeRoutes, { prefix: BETA_PREFIX });
+  });
+  addMethodNotAllowedRoutes(app, routes);
+  await app.register(thumbnailRoutes, { thumbnails, now, store });
+
+  await app.ready();
+  return app;
+}

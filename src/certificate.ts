@@ -1,0 +1,47 @@
+import { generate } from 'selfsigned';
+
+export interface Certificate {
+  readonly key: string;
+  readonly cert: string;
+}
+
+// Making a key pair is the slowest step of listen(), and every fake in a process can serve the
+// same localhost certificate, so the first one made is kept for the life of the process.
+let localhostCertificate: Promise<Certificate> | undefined;
+
+/** A self-signed certificate for localhost, 127.0.0.1 and ::1, made once per process. */
+export function localhostCertificateOnce(): Promise<Certificate> {
+  localhostCertificate ??= makeLocalhostCertificate().catch((error: unknown) => {
+    localhostCertificate = undefined;
+    throw error;
+  });
+  return localhostCertificate;
+}
+
+async function makeLocalhostCertificate(): Promise<Certificate> {
+  const notBeforeDate = new Date(Date.now() - 60 * 60 * 1000);
+  const notAfterDate = new Date(notBeforeDate.getTime() + 825 * 24 * 60 * 60 * 1000);
+  const pems = await generate([{ name: 'commonName', value: 'fake-marketing-server localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      // A CA flag lets strict clients (curl, Java, Python) take this very certificate as the
+      // trust anchor they are given with --cacert / a truststore.
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}

@@ -1,0 +1,47 @@
+/** The service's limits and naming rules, shared by the API and by seed validation. */
+
+/** Custom fields one server may hold. */
+export const MAX_CUSTOM_FIELDS = 20;
+/** Longest custom field name, in characters. */
+export const MAX_FIELD_NAME_LENGTH = 50;
+/** Longest email address accepted (RFC 5321's path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+/** Names no custom field may take, compared case-insensitively. */
+export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
+  'emailaddress',
+  'contactid',
+  'id',
+]);
+/** Default contact cap of a server whose seed sets none. */
+export const DEFAULT_MAX_CONTACTS = 10_000;
+
+export type ContactStatus = 'Active' | 'Unsubscribed';
+export const CONTACT_STATUSES: readonly ContactStatus[] = ['Active', 'Unsubscribed'];
+
+// One "@", a non-empty local part, a dotted domain with non-empty labels, and no white space or
+// control characters anywhere: strict enough to catch typos, loose enough for real addresses.
+const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@.\p{Cc}]+(?:\.[^\s@.\p{Cc}]+)+$/u;
+
+export function isValidEmail(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value);
+}
+
+/** Case-insensitive key for email addresses and custom field names. */
+export function foldCase(value: string): string {
+  return value.toLowerCase();
+}
+
+export type FieldNameProblem = 'length' | 'characters' | 'reserved';
+
+/**
+ * The first problem with a custom field name, in the order the contract fixes: length, then
+ * forbidden characters, then reserved names. Existence and the 20-field limit need the server.
+ */
+export function fieldNameProblem(name: unknown): FieldNameProblem | undefined {
+  if (typeof name !== 'string' || name.length < 1 || name.length > MAX_FIELD_NAME_LENGTH) {
+    return 'length';
+  }
+  if (name.includes('<') || name.includes('>')) return 'characters';
+  if (RESERVED_FIELD_NAMES.has(foldCase(name))) return 'reserved';
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import { SeedError } from './errors.js';
+
+/** Small checks that throw SeedError naming the exact path of the offending value. */
+
+export function fail(path: string, problem: string): never {
+  throw new SeedError(path, problem);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(truncate(value))}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function truncate(value: string): string {
+  return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+}
+
+export function expectObject(
+  value: unknown,
+  path: string,
+  allowed: readonly string[],
+): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(path, `must be an object, got ${describe(value)}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) {
+      fail(joinPath(path, key), `unknown property; expected one of ${allowed.join(', ')}`);
+    }
+  }
+  return value as Record<string, unknown>;
+}
+
+export function expectArray(value: unknown, path: string): readonly unknown[] {
+  if (!Array.isArray(value)) fail(path, `must be an array, got ${describe(value)}`);
+  return value;
+}
+
+export function optionalArray(value: unknown, path: string): readonly unknown[] {
+  return value === undefined ? [] : expectArray(value, path);
+}
+
+export function expectString(value: unknown, path: string, what = 'a string'): string {
+  if (typeof value !== 'string') fail(path, `must be ${what}, got ${describe(value)}`);
+  return value;
+}
+
+export function isPositiveId(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1;
+}
+
+export function expectId(value: unknown, path: string): number {
+  if (!isPositiveId(value)) fail(path, `must be a positive integer, got ${describe(value)}`);
+  return value;
+}
+
+export function joinPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
+}
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** An ISO 8601 date or date-time with an explicit zone, as epoch milliseconds. */
+export function expectDate(value: unknown, path: string): number {
+  const text = expectString(value, path, 'an ISO 8601 UTC date-time such as 2026-01-05T10:00:00Z');
+  const match = ISO_DATE_TIME.exec(text);
+  const time = Date.parse(text);
+  if (!match || Number.isNaN(time) || !isRealCalendarDay(match)) {
+    fail(path, `must be an ISO 8601 UTC date-time such as 2026-01-05T10:00:00Z, got "${text}"`);
+  }
+  return time;
+}
+
+function isRealCalendarDay(match: RegExpExecArray): boolean {
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const [hours, minutes, seconds] = [Number(match[4] ?? 0), Number(match[5] ?? 0), match[6]];
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hours < 24 &&
+    minutes < 60 &&
+    Number(seconds ?? 0) < 60
+  );
+}
+
+/**
+ * Ids for items whose id is optional: given ids must be unique (also against `taken`), and
+ * missing ones are assigned in order after the largest id given or already used.
+ */
+export function assignIds(
+  items: readonly { readonly path: string; readonly id: number | undefined }[],
+  taken: (id: number) => boolean,
+  nextFree: number,
+  what: string,
+): number[] {
+  const seen = new Set<number>();
+  let largest = nextFree - 1;
+  for (const { path, id } of items) {
+    if (id === undefined) continue;
+    if (seen.has(id) || taken(id)) fail(path, `${what} id ${id} is used twice`);
+    seen.add(id);
+    largest = Math.max(largest, id);
+  }
+  return items.map(({ id }) => id ?? ++largest);
+}

@@ -1,0 +1,187 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { nanoid } from 'nanoid';
+import { InvalidOptionError, UnknownServerError } from './errors.js';
+import { planSeed, type ServerPlan } from './seed.js';
+import type { Seed, ServerSeed } from './seed-types.js';
+import { digestKey, Tenant, type TenantSnapshot } from './tenant.js';
+
+export interface StoreOptions {
+  readonly defaultMaxContacts: number;
+  /** Epoch milliseconds from the fake's clock. */
+  readonly now: () => number;
+}
+
+export interface Credentials {
+  readonly serverId: number;
+  readonly key: string;
+}
+
+const SERVER_ID = /^\d{4,5}$/;
+const UNUSED_DIGEST = digestKey('\u0000no server has this key');
+
+/**
+ * Every tenant of one fake, and the baseline that reset() returns to. Each fake owns one Store,
+ * so two fakes in one process never share data.
+ */
+export class Store {
+  private readonly tenants = new Map<number, Tenant>();
+  private baseline = new Map<number, TenantSnapshot>();
+  private readonly options: StoreOptions;
+
+  constructor(options: StoreOptions) {
+    this.options = options;
+  }
+
+  get defaultMaxContacts(): number {
+    return this.options.defaultMaxContacts;
+  }
+
+  tenant(serverId: number): Tenant | undefined {
+    return this.tenants.get(serverId);
+  }
+
+  requireTenant(serverId: number): Tenant {
+    const tenant = this.tenants.get(serverId);
+    if (!tenant) throw new UnknownServerError(serverId);
+    return tenant;
+  }
+
+  allTenants(): IterableIterator<Tenant> {
+    return this.tenants.values();
+  }
+
+  /**
+   * The tenant these Basic credentials open, or undefined. The key comparison takes the same
+   * time whether the server exists, the key is wrong, or it is right.
+   */
+  authenticate(username: string, key: string): Tenant | undefined {
+    const tenant = SERVER_ID.test(username) ? this.tenants.get(Number(username)) : undefined;
+    const matches = timingSafeEqual(digestKey(key), tenant?.keyDigest ?? UNUSED_DIGEST);
+    return tenant && matches ? tenant : undefined;
+  }
+
+  /** Validates the whole seed first, then applies it: a bad seed changes nothing. */
+  seed(input: unknown): Credentials[] {
+    const plans = planSeed(input, {
+      existing: (serverId) => this.tenants.get(serverId),
+      defaultMaxContacts: this.options.defaultMaxContacts,
+      now: this.options.now,
+      newKey: () => nanoid(),
+    });
+    return plans.map((plan) => this.apply(plan));
+  }
+
+  addServer(options: { serverId?: number; key?: string; maxContacts?: number } = {}): Credentials {
+    const serverId = options.serverId ?? this.freeServerId();
+    if (!Number.isInteger(serverId) || serverId < 1000 || serverId > 99999) {
+      throw new InvalidOptionError(`serverId must be a 4- or 5-digit integer, got ${serverId}`);
+    }
+    if (this.tenants.has(serverId)) {
+      throw new InvalidOptionError(
+        `Server ${serverId} already exists; pick another serverId or omit it`,
+      );
+    }
+    const key = options.key ?? nanoid();
+    if (typeof key !== 'string' || key.length === 0) {
+      throw new InvalidOptionError('key must be a non-empty string');
+    }
+    const maxContacts = options.maxContacts ?? this.options.defaultMaxContacts;
+    checkMaxContacts(maxContacts);
+    this.tenants.set(serverId, new Tenant(serverId, key, maxContacts));
+    return { serverId, key };
+  }
+
+  regenerateKey(serverId: number): string {
+    const key = nanoid();
+    this.requireTenant(serverId).key = key;
+    return key;
+  }
+
+  setMaxContacts(serverId: number, maxContacts: number): void {
+    checkMaxContacts(maxContacts);
+    this.requireTenant(serverId).maxContacts = maxContacts;
+  }
+
+  /** Makes the current state the one reset() returns to. */
+  markBaseline(): void {
+    this.baseline = new Map(
+      Array.from(this.tenants.values(), (tenant) => [tenant.serverId, tenant.snapshot()]),
+    );
+  }
+
+  reset(): void {
+    this.tenants.clear();
+    for (const snapshot of this.baseline.values()) {
+      this.tenants.set(snapshot.serverId, Tenant.restore(snapshot));
+    }
+  }
+
+  /** One tenant back to its baseline, or gone if it was added after creation. */
+  resetServer(serverId: number): void {
+    const snapshot = this.baseline.get(serverId);
+    if (snapshot) {
+      this.tenants.set(serverId, Tenant.restore(snapshot));
+    } else if (!this.tenants.delete(serverId)) {
+      throw new UnknownServerError(serverId);
+    }
+  }
+
+  exportState(): Seed {
+    return { servers: Array.from(this.tenants.values(), exportTenant) };
+  }
+
+  private apply(plan: ServerPlan): Credentials {
+    const tenant = plan.target ?? new Tenant(plan.serverId, plan.key, plan.maxContacts);
+    tenant.maxContacts = plan.maxContacts;
+    for (const field of plan.fields) tenant.insertField(field);
+    for (const list of plan.lists) tenant.insertList(list);
+    for (const contact of plan.contacts) tenant.insertContact(contact);
+    for (const content of plan.content) tenant.insertContent(content);
+    this.tenants.set(tenant.serverId, tenant);
+    return { serverId: tenant.serverId, key: tenant.key };
+  }
+
+  private freeServerId(): number {
+    for (;;) {
+      const serverId = randomInt(10000, 100000);
+      if (!this.tenants.has(serverId)) return serverId;
+    }
+  }
+}
+
+function checkMaxContacts(maxContacts: unknown): void {
+  if (!Number.isSafeInteger(maxContacts) || (maxContacts as number) < 0) {
+    throw new InvalidOptionError(
+      `maxContacts must be a whole number of 0 or more, got ${maxContacts}`,
+    );
+  }
+}
+
+function exportTenant(tenant: Tenant): ServerSeed {
+  const fieldNames = new Map(Array.from(tenant.fields.values(), (field) => [field.id, field.name]));
+  return {
+    serverId: tenant.serverId,
+    key: tenant.key,
+    maxContacts: tenant.maxContacts,
+    customFields: Array.from(tenant.fields.values(), (field) => ({
+      customFieldNameId: field.id,
+      name: field.name,
+    })),
+    lists: Array.from(tenant.lists.values(), (list) => ({ id: list.id, name: list.name })),
+    contacts: Array.from(tenant.contacts.values(), (contact) => ({
+      contactId: contact.id,
+      emailAddress: contact.emailAddress,
+      status: contact.status,
+      customFields: Object.fromEntries(
+        Array.from(contact.values ?? [], ([fieldId, value]) => [fieldNames.get(fieldId)!, value]),
+      ),
+      lists: [...contact.listIds],
+    })),
+    content: Array.from(tenant.content.values(), (item) => ({
+      id: item.id,
+      name: item.name,
+      created: new Date(item.created).toISOString(),
+      updated: new Date(item.updated).toISOString(),
+    })),
+  };
+}

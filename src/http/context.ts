@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/errors.js';
+import type { Tenant } from '../domain/tenant.js';
+import { type MediaType, negotiate } from './negotiate.js';
+import type { Representation } from './representations.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The server the Basic credentials opened; set by the auth hook. */
+    tenant: Tenant | null;
+    /** JSON or XML, as negotiated from Accept. */
+    readonly responseType: MediaType;
+  }
+}
+
+/** Answers with `value` in the negotiated format. */
+export function respond<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  representation: Representation<T>,
+  value: T,
+): string | object {
+  // Requests rejected before routing (a malformed URL) lack the decorator.
+  const { format, contentType } = request.responseType ?? negotiate(request.headers.accept);
+  reply.header('content-type', contentType);
+  return format === 'xml' ? representation.xml(value) : representation.json(value);
+}
+
+/** The authenticated tenant: routes behind the auth hook always have one. */
+export function tenantOf(request: FastifyRequest): Tenant {
+  if (!request.tenant) throw new ApiError('UNAUTHORIZED');
+  return request.tenant;
+}
+
+const ID = /^\d{1,15}$/;
+
+/** A path id; anything but a positive integer means the route does not match (404). */
+export function pathId(request: FastifyRequest, raw: string): number {
+  const id = ID.test(raw) ? Number(raw) : 0;
+  if (id < 1) throw new ApiError('ROUTE_NOT_FOUND', { method: request.method, path: request.url });
+  return id;
+}

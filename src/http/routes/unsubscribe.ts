@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { readEmailAddress } from '../bodies.js';
+import { pathId, tenantOf } from '../context.js';
+import { responses } from '../schemas.js';
+
+const UNSUBSCRIBED = { schema: { response: responses({ type: 'null' }) } };
+
+/** Server-wide unsubscribe, by id in the path or by email address in the body. */
+export async function unsubscribeRoutes(app: FastifyInstance): Promise<void> {
+  app.post<{ Params: { contactId: string } }>(
+    '/contacts/unsubscribe/:contactId',
+    UNSUBSCRIBED,
+    (request, reply) => {
+      tenantOf(request).unsubscribe(pathId(request, request.params.contactId));
+      return reply.code(200).send();
+    },
+  );
+
+  app.post('/contacts/unsubscribe', UNSUBSCRIBED, (request, reply) => {
+    tenantOf(request).unsubscribeByEmail(readEmailAddress(request.body));
+    return reply.code(200).send();
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * fake-marketing-server: an in-memory, faithful fake of the Marketing API (contact lists,
+ * contacts, custom fields, email content) for test suites and local sandboxes.
+ */
+
+export {
+  API_ERRORS,
+  ApiError,
+  type ApiErrorCode,
+  FakeMarketingServerError,
+  InvalidOptionError,
+  SeedError,
+  StateError,
+  UnknownServerError,
+} from './domain/errors.js';
+export type { ContactStatus } from './domain/rules.js';
+export type {
+  ContactSeed,
+  ContentSeed,
+  CustomFieldSeed,
+  ListSeed,
+  Seed,
+  ServerSeed,
+} from './domain/seed-types.js';
+export type { Credentials } from './domain/store.js';
+export {
+  type Address,
+  createFakeMarketingServer,
+  type FakeMarketingServer,
+  type FakeMarketingServerOptions,
+  type ListenOptions,
+} from './server.js';
+export type {
+  ContactView,
+  ContentItemView,
+  CustomFieldView,
+  ListView,
+  ServerView,
+} from './server-view.js';
