@@ -1,13 +1,24 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
-  format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts' } },
+// nanoid 5 is ESM-only; bundling it keeps the CommonJS build loadable on every Node 20.
+const common: Options = {
   target: 'node20',
   platform: 'node',
-  clean: true,
   sourcemap: true,
   splitting: false,
-  shims: true,
-});
+  noExternal: ['nanoid'],
+};
+
+export default defineConfig([
+  // The library: ESM and CommonJS, with type declarations for both.
+  {
+    ...common,
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    shims: true,
+  },
+  // The CLI: ESM only (it uses top-level await), run as `fake-marketing-server`.
+  { ...common, entry: { cli: 'src/cli.ts' }, format: ['esm'], clean: false },
+]);

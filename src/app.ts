@@ -31,7 +31,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     // Bad URLs and the like are answered in the service's error envelope too.
     frameworkErrors: (error, request, reply) => {
       (reply as FastifyReply).send(sendError(error, request, reply));

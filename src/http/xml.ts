@@ -8,18 +8,13 @@ export const XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 // Characters XML 1.0 cannot carry at all; they become U+FFFD so the document stays well-formed.
 const INVALID_XML_CHARS =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const NEEDS_ESCAPE = /[&<>"'\u0000-\u001f\ud800-\udfff\ufffe\uffff]/;
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
+const NEEDS_ESCAPE = /[&<>\u0000-\u001f\ud800-\udfff\ufffe\uffff]/;
+// Only element text is ever written (no attributes), so quotes need no escaping.
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 export function escapeXml(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
-  return text.replace(INVALID_XML_CHARS, '\ufffd').replace(/[&<>"']/g, (char) => ENTITIES[char]!);
+  return text.replace(INVALID_XML_CHARS, '\ufffd').replace(/[&<>]/g, (char) => ENTITIES[char]!);
 }
 
 /** `<Name>text</Name>` for each pair, in the given order. */

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { negotiate } from '../../src/http/negotiate.js';
+import type { FakeMarketingServer } from '../../src/index.js';
+import { call, makeFake } from '../helpers/fake.js';
+
+let fake: FakeMarketingServer;
+beforeAll(async () => {
+  fake = await makeFake();
+});
+afterAll(() => fake.close());
+
+describe('Accept negotiation', () => {
+  it.each([
+    [undefined, 'json'],
+    ['', 'json'],
+    ['application/json', 'json'],
+    ['text/json', 'json'],
+    ['text/xml', 'xml'],
+    ['application/xml', 'xml'],
+    ['*/*', 'json'],
+    ['image/png', 'json'],
+    ['text/html, application/xhtml+xml', 'json'],
+    ['text/xml;q=0.9, application/json;q=0.5', 'xml'],
+    ['text/xml;q=0.5, application/json;q=0.9', 'json'],
+    ['application/json;q=0, text/xml', 'xml'],
+    ['text/xml, */*;q=0.1', 'xml'],
+    ['TEXT/XML', 'xml'],
+    ['text/*', 'json'],
+    // Java's HttpURLConnection default: */* is the best supported match, so JSON.
+    ['text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2', 'json'],
+    ['not a media type at all', 'json'],
+  ])('%j -> %s', async (accept, format) => {
+    expect(negotiate(accept).format).toBe(format);
+    const response = await call(
+      fake,
+      'GET',
+      'lists',
+      accept === undefined ? {} : { headers: { accept } },
+    );
+    expect(response.status).toBe(200);
+    if (format === 'xml') {
+      expect(response.headers['content-type']).toMatch(/^(text|application)\/xml; charset=utf-8$/);
+      expect(response.xml()).toHaveProperty('ArrayOfList');
+    } else {
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Array.isArray(response.json())).toBe(true);
+    }
+  });
+
+  it('errors follow the same negotiation', async () => {
+    const xml = await call(fake, 'GET', 'lists/nope', {
+      accept: 'application/json;q=0.1, application/xml',
+    });
+    expect(xml.status).toBe(404);
+    expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(xml.xml()).toHaveProperty('Error.Message');
+  });
+
+  it('JSON and XML describe the same data', async () => {
+    const json = (await call(fake, 'GET', 'customfields')).json() as Record<string, unknown>[];
+    const xml = (await call(fake, 'GET', 'customfields', { accept: 'text/xml' })).xml() as {
+      ArrayOfCustomField: { CustomField: Record<string, string>[] };
+    };
+    expect(
+      xml.ArrayOfCustomField.CustomField.map((field) => ({
+        customFieldNameId: Number(field.CustomFieldNameId),
+        name: field.Name,
+        serverId: Number(field.ServerId),
+        customFieldType: field.CustomFieldType,
+      })),
+    ).toEqual(json);
+  });
+});

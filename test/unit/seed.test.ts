@@ -1,0 +1,348 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Store } from '../../src/domain/store.js';
+import { createFakeMarketingServer, type Seed, SeedError } from '../../src/index.js';
+import { smallSeed } from '../helpers/fake.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+
+function store(maxContacts = 10_000): Store {
+  return new Store({ defaultMaxContacts: maxContacts, now: () => NOW });
+}
+
+function server(extra: Record<string, unknown>) {
+  return { servers: [{ serverId: 1234, ...extra }] };
+}
+
+describe('seed validation names the exact path', () => {
+  it.each([
+    [null, '', 'must be an object'],
+    [[], '', 'must be an object'],
+    [{}, 'servers', 'is required'],
+    [{ servers: {} }, 'servers', 'must be an array'],
+    [{ servers: [], extra: 1 }, 'extra', 'unknown property'],
+    [{ servers: [5] }, 'servers[0]', 'must be an object'],
+    [{ servers: [{}] }, 'servers[0].serverId', '4- or 5-digit'],
+    [{ servers: [{ serverId: 123 }] }, 'servers[0].serverId', '4- or 5-digit'],
+    [{ servers: [{ serverId: 123456 }] }, 'servers[0].serverId', '4- or 5-digit'],
+    [{ servers: [{ serverId: '1234' }] }, 'servers[0].serverId', '4- or 5-digit'],
+    [{ servers: [{ serverId: 1234.5 }] }, 'servers[0].serverId', '4- or 5-digit'],
+    [{ servers: [{ serverId: 1234 }, { serverId: 1234 }] }, 'servers[1].serverId', 'appears twice'],
+    [server({ contact: [] }), 'servers[0].contact', 'unknown property'],
+    [server({ key: '' }), 'servers[0].key', 'printable'],
+    [server({ key: 7 }), 'servers[0].key', 'must be a string'],
+    [server({ key: 'a\nb' }), 'servers[0].key', 'printable'],
+    [server({ maxContacts: -1 }), 'servers[0].maxContacts', 'whole number'],
+    [server({ maxContacts: 1.5 }), 'servers[0].maxContacts', 'whole number'],
+    [
+      server({ lists: [{ name: 'A' }, { id: 0, name: 'B' }] }),
+      'servers[0].lists[1].id',
+      'positive integer',
+    ],
+    [
+      server({
+        lists: [
+          { id: 2, name: 'A' },
+          { id: 2, name: 'B' },
+        ],
+      }),
+      'servers[0].lists[1].id',
+      'used twice',
+    ],
+    [server({ lists: [{ id: 1 }] }), 'servers[0].lists[0].name', 'must be a string'],
+    [server({ lists: [{ name: '' }] }), 'servers[0].lists[0].name', 'must not be empty'],
+    [server({ customFields: [{ name: 'Id' }] }), 'servers[0].customFields[0].name', 'reserved'],
+    [server({ customFields: [{ name: 'a<b' }] }), 'servers[0].customFields[0].name', '"<" or ">"'],
+    [
+      server({ customFields: [{ name: 'x'.repeat(51) }] }),
+      'servers[0].customFields[0].name',
+      '1 to 50',
+    ],
+    [
+      server({ customFields: [{ name: 'City' }, { name: 'CITY' }] }),
+      'servers[0].customFields[1].name',
+      'defined twice',
+    ],
+    [
+      server({ customFields: Array.from({ length: 21 }, (_, i) => ({ name: `F${i}` })) }),
+      'servers[0].customFields',
+      'limit of 20',
+    ],
+    [
+      server({ customFields: [{ customFieldNameId: 'x', name: 'A' }] }),
+      'servers[0].customFields[0].customFieldNameId',
+      'positive integer',
+    ],
+    [server({ contacts: [{}] }), 'servers[0].contacts[0].emailAddress', 'well-formed'],
+    [
+      server({ contacts: [{ emailAddress: 'a@example.com' }, { emailAddress: 'b@example' }] }),
+      'servers[0].contacts[1].emailAddress',
+      'well-formed',
+    ],
+    [
+      server({ contacts: [{ emailAddress: 'a@example.com' }, { emailAddress: 'A@EXAMPLE.com' }] }),
+      'servers[0].contacts[1].emailAddress',
+      'used by two contacts',
+    ],
+    [
+      server({ contacts: [{ emailAddress: 'a@example.com', status: 'Bounced' }] }),
+      'servers[0].contacts[0].status',
+      '"Active" or "Unsubscribed"',
+    ],
+    [
+      server({ contacts: [{ emailAddress: 'a@example.com', lists: [3] }] }),
+      'servers[0].contacts[0].lists[0]',
+      'does not have',
+    ],
+    [
+      server({
+        lists: [{ id: 3, name: 'L' }],
+        contacts: [{ emailAddress: 'a@example.com', lists: [3, 3] }],
+      }),
+      'servers[0].contacts[0].lists[1]',
+      'named twice',
+    ],
+    [
+      server({ contacts: [{ emailAddress: 'a@example.com', customFields: { City: 'X' } }] }),
+      'servers[0].contacts[0].customFields.City',
+      'names no custom field',
+    ],
+    [
+      server({
+        customFields: [{ name: 'City' }],
+        contacts: [{ emailAddress: 'a@example.com', customFields: { City: 5 } }],
+      }),
+      'servers[0].contacts[0].customFields.City',
+      'must be a string',
+    ],
+    [
+      server({
+        customFields: [{ name: 'City' }],
+        contacts: [{ emailAddress: 'a@example.com', customFields: { City: 'a', city: 'b' } }],
+      }),
+      'servers[0].contacts[0].customFields.city',
+      'twice',
+    ],
+    [
+      server({
+        contacts: [
+          { emailAddress: 'a@example.com', contactId: 1 },
+          { emailAddress: 'b@example.com', contactId: 1 },
+        ],
+      }),
+      'servers[0].contacts[1].contactId',
+      'used twice',
+    ],
+    [
+      server({
+        maxContacts: 1,
+        contacts: [{ emailAddress: 'a@example.com' }, { emailAddress: 'b@example.com' }],
+      }),
+      'servers[0].contacts',
+      'exceed',
+    ],
+    [
+      server({ content: [{ name: 'A', created: 'yesterday' }] }),
+      'servers[0].content[0].created',
+      'ISO 8601',
+    ],
+    [
+      server({ content: [{ name: 'A', created: '2026-02-30T10:00:00Z' }] }),
+      'servers[0].content[0].created',
+      'ISO 8601',
+    ],
+    [
+      server({ content: [{ name: 'A', created: '2026-01-05T25:00:00Z' }] }),
+      'servers[0].content[0].created',
+      'ISO 8601',
+    ],
+    [
+      server({
+        content: [{ name: 'A', created: '2026-01-05T10:00:00Z', updated: '2026-01-04T10:00:00Z' }],
+      }),
+      'servers[0].content[0].updated',
+      'before created',
+    ],
+    [server({ content: [{ id: 1 }] }), 'servers[0].content[0].name', 'must be a string'],
+  ])('%# %j -> %s', (seed, path, problem) => {
+    const target = store();
+    let caught: unknown;
+    try {
+      target.seed(seed);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SeedError);
+    expect((caught as SeedError).path).toBe(path);
+    expect((caught as SeedError).message).toContain(problem);
+    if (path) expect((caught as SeedError).message.startsWith(`${path}: `)).toBe(true);
+    expect(target.exportState()).toEqual({ servers: [] });
+  });
+});
+
+describe('seed loading', () => {
+  it('assigns missing ids after the largest id given, in order', () => {
+    const target = store();
+    target.seed(
+      server({
+        lists: [{ name: 'A' }, { id: 5, name: 'B' }, { name: 'C' }],
+        customFields: [{ name: 'X' }, { customFieldNameId: 3, name: 'Y' }],
+        contacts: [
+          { emailAddress: 'a@example.com', lists: [6] },
+          { contactId: 10, emailAddress: 'b@example.com' },
+        ],
+        content: [{ name: 'Old', created: '2026-01-01T00:00:00+02:00' }, { name: 'New' }],
+      }),
+    );
+    const [state] = target.exportState().servers;
+    expect(state?.lists).toEqual([
+      { id: 6, name: 'A' },
+      { id: 5, name: 'B' },
+      { id: 7, name: 'C' },
+    ]);
+    expect(state?.customFields?.map((field) => field.customFieldNameId)).toEqual([4, 3]);
+    expect(state?.contacts?.map((contact) => contact.contactId)).toEqual([11, 10]);
+    expect(state?.content).toEqual([
+      {
+        id: 1,
+        name: 'Old',
+        created: '2025-12-31T22:00:00.000Z',
+        updated: '2025-12-31T22:00:00.000Z',
+      },
+      {
+        id: 2,
+        name: 'New',
+        created: '2026-11-22T12:00:00.000Z',
+        updated: '2026-11-22T12:00:00.000Z',
+      },
+    ]);
+  });
+
+  it('fills defaults: a random key, the default cap, Active status', () => {
+    const target = store(77);
+    const [credentials] = target.seed(server({ contacts: [{ emailAddress: 'a@example.com' }] }));
+    expect(credentials?.key).toMatch(/^[\w-]{21}$/);
+    const [state] = target.exportState().servers;
+    expect(state?.maxContacts).toBe(77);
+    expect(state?.contacts?.[0]?.status).toBe('Active');
+  });
+
+  it('is atomic across servers: a bad second server leaves the first unapplied', () => {
+    const target = store();
+    expect(() =>
+      target.seed({
+        servers: [
+          { serverId: 1111, lists: [{ name: 'A' }] },
+          { serverId: 2222, contacts: [{ emailAddress: 'bad' }] },
+        ],
+      }),
+    ).toThrow(SeedError);
+    expect(target.exportState()).toEqual({ servers: [] });
+  });
+
+  it('seeding an existing server adds to it, checking against what it holds', () => {
+    const target = store();
+    target.seed(smallSeed());
+    const before = target.exportState();
+    expect(() =>
+      target.seed({
+        servers: [{ serverId: 1234, contacts: [{ emailAddress: 'ANN@example.com' }] }],
+      }),
+    ).toThrow('servers[0].contacts[0].emailAddress: "ANN@example.com" is used by two contacts');
+    expect(() =>
+      target.seed({ servers: [{ serverId: 1234, customFields: [{ name: 'city' }] }] }),
+    ).toThrow('servers[0].customFields[0].name');
+    expect(() =>
+      target.seed({ servers: [{ serverId: 1234, lists: [{ id: 2, name: 'x' }] }] }),
+    ).toThrow('list id 2 is used twice');
+    expect(() => target.seed({ servers: [{ serverId: 1234, key: 'another' }] })).toThrow(
+      'servers[0].key: server 1234 exists with another key',
+    );
+    expect(target.exportState()).toEqual(before);
+
+    target.seed({
+      servers: [
+        {
+          serverId: 1234,
+          lists: [{ name: 'Third' }],
+          contacts: [
+            { emailAddress: 'dee@example.com', lists: [1, 3], customFields: { city: 'Oslo' } },
+          ],
+        },
+      ],
+    });
+    const [state] = target.exportState().servers;
+    expect(state?.lists?.at(-1)).toEqual({ id: 3, name: 'Third' });
+    expect(state?.contacts?.at(-1)).toEqual({
+      contactId: 4,
+      emailAddress: 'dee@example.com',
+      status: 'Active',
+      customFields: { City: 'Oslo' },
+      lists: [1, 3],
+    });
+  });
+
+  it('checks the contact cap against contacts already held', () => {
+    const target = store();
+    target.seed(smallSeed()); // server 1234 has 3 contacts and maxContacts 10
+    const extra = Array.from({ length: 8 }, (_, i) => ({ emailAddress: `n${i}@example.com` }));
+    expect(() => target.seed({ servers: [{ serverId: 1234, contacts: extra }] })).toThrow(
+      '11 contacts exceed',
+    );
+  });
+
+  it('reads a seed file, and names the file when it is missing or not JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fms-seed-'));
+    const good = join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify(smallSeed()));
+    const fake = await createFakeMarketingServer({ seed: good });
+    expect(fake.server(1234).lists()).toHaveLength(2);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{ "servers": [');
+    await expect(createFakeMarketingServer({ seed: broken })).rejects.toThrow(
+      `seed file ${broken} is not valid JSON`,
+    );
+    await expect(createFakeMarketingServer({ seed: join(dir, 'missing.json') })).rejects.toThrow(
+      'cannot read seed file',
+    );
+    expect(() => fake.seed(broken)).toThrow(SeedError);
+    await fake.close();
+  });
+
+  it('the default fixture loads, with at least two servers and realistic data', async () => {
+    const seed = (await import('../../fixtures/default.json', { with: { type: 'json' } }))
+      .default as Seed;
+    const target = store();
+    target.seed(seed);
+    const state = target.exportState();
+    expect(state.servers.length).toBeGreaterThanOrEqual(2);
+    const contacts = state.servers.flatMap((s) => s.contacts ?? []);
+    expect(contacts.length).toBeGreaterThanOrEqual(24);
+    expect(contacts.some((c) => c.status === 'Unsubscribed')).toBe(true);
+    for (const s of state.servers) {
+      expect(s.customFields?.map((f) => f.name)).toEqual(
+        expect.arrayContaining(['FirstName', 'LastName']),
+      );
+      expect(s.lists?.length).toBeGreaterThanOrEqual(2);
+      expect(s.content?.length).toBeGreaterThanOrEqual(1);
+    }
+  });
+});
+
+describe('exportState round trip', () => {
+  it('seed(exportState()) on a fresh store reproduces the state', () => {
+    const first = store();
+    first.seed(smallSeed());
+    const tenant = first.requireTenant(1234);
+    tenant.addToListByEmail(2, { emailAddress: 'new@example.com', firstName: 'N' });
+    tenant.createField('Extra');
+    tenant.deleteField(3);
+    tenant.unsubscribe(1);
+    const exported = first.exportState();
+    const second = store();
+    second.seed(JSON.parse(JSON.stringify(exported)));
+    expect(second.exportState()).toEqual(exported);
+  });
+});
