@@ -7,12 +7,13 @@ import Fastify, {
 import { ApiError } from './domain/errors.js';
 import type { Store } from './domain/store.js';
 import { BODY_LIMIT, sendError } from './http/error-handler.js';
-import { addMethodNotAllowedRoutes, recordRoutes } from './http/method-not-allowed.js';
+import { recordRouteShapes } from './http/method-not-allowed.js';
 import { createNegotiator } from './http/negotiate.js';
 import { contentRoutes, thumbnailRoutes } from './http/routes/content.js';
 import { customFieldRoutes } from './http/routes/custom-fields.js';
 import { listRoutes } from './http/routes/lists.js';
 import { unsubscribeRoutes } from './http/routes/unsubscribe.js';
+import { sharedSerializer } from './http/serializers.js';
 import { ThumbnailSigner } from './http/thumbnails.js';
 
 export const API_PREFIX = '/marketing/v1';
@@ -31,6 +32,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger,
     bodyLimit: BODY_LIMIT,
+    // The service lists no HEAD; an automatic HEAD per GET would also slow down every new fake.
+    exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     // Bad URLs and the like are answered in the service's error envelope too.
     frameworkErrors: (error, request, reply) => {
@@ -47,15 +50,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return negotiate(this.headers.accept);
     },
   });
+  app.setSerializerCompiler(sharedSerializer);
   app.setErrorHandler(sendError);
-  app.setNotFoundHandler((request) => {
-    throw new ApiError('ROUTE_NOT_FOUND', {
-      method: request.method,
-      path: request.url.split('?')[0]!,
-    });
+  const allowedMethods = recordRouteShapes(app, '/marketing/');
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allow = allowedMethods(path);
+    if (allow === undefined)
+      throw new ApiError('ROUTE_NOT_FOUND', { method: request.method, path });
+    reply.header('allow', allow);
+    throw new ApiError('METHOD_NOT_ALLOWED', { method: request.method, path, allow });
   });
 
-  await app.register(basicAuth, {
+  app.register(basicAuth, {
     // The WWW-Authenticate challenge is set by the error handler, on every 401 alike.
     authenticate: false,
     validate(username, password, request, _reply, done) {
@@ -64,19 +71,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  const routes = recordRoutes(app, '/marketing/');
   const thumbnails = new ThumbnailSigner();
-  await app.register(async (api) => {
+  // One scope for the whole emulated API, so Basic auth guards every route in it. Routes are
+  // added directly rather than as plugins: each plugin costs time on every createFakeMarketingServer().
+  app.register(async (api) => {
     api.addHook('onRequest', api.basicAuth);
-    await api.register(listRoutes, { prefix: API_PREFIX });
-    await api.register(unsubscribeRoutes, { prefix: API_PREFIX });
-    await api.register(customFieldRoutes, { prefix: API_PREFIX });
-    await api.register(contentRoutes, { prefix: API_PREFIX, thumbnails, now });
+    listRoutes(api, API_PREFIX);
+    unsubscribeRoutes(api, API_PREFIX);
+    customFieldRoutes(api, API_PREFIX);
+    contentRoutes(api, API_PREFIX, { thumbnails, now });
     // The service's own unsubscribe examples use `beta` for the version segment.
-    await api.register(unsubscribeRoutes, { prefix: BETA_PREFIX });
+    unsubscribeRoutes(api, BETA_PREFIX);
   });
-  addMethodNotAllowedRoutes(app, routes);
-  await app.register(thumbnailRoutes, { thumbnails, now, store });
+  thumbnailRoutes(app, { thumbnails, now, store });
 
   await app.ready();
   return app;

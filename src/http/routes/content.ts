@@ -12,12 +12,13 @@ export interface ContentRouteOptions {
 }
 
 /** GET /content: each call mints thumbnail URLs that work for an hour. */
-export async function contentRoutes(
+export function contentRoutes(
   app: FastifyInstance,
+  prefix: string,
   options: ContentRouteOptions,
-): Promise<void> {
+): void {
   const { thumbnails, now } = options;
-  app.get('/content', { schema: { response: CONTENTS_RESPONSE } }, (request, reply) => {
+  app.get(`${prefix}/content`, { schema: { response: CONTENTS_RESPONSE } }, (request, reply) => {
     const tenant = tenantOf(request);
     const expires = now() + THUMBNAIL_LIFETIME_MS;
     const origin = `${request.protocol}://${request.host}`;
@@ -38,10 +39,7 @@ export interface ThumbnailRouteOptions extends ContentRouteOptions {
 }
 
 /** The thumbnail images themselves: no credentials (the URL is the ticket), 404 once expired. */
-export async function thumbnailRoutes(
-  app: FastifyInstance,
-  options: ThumbnailRouteOptions,
-): Promise<void> {
+export function thumbnailRoutes(app: FastifyInstance, options: ThumbnailRouteOptions): void {
   const { thumbnails, now, store } = options;
   app.get<{ Params: { file: string } }>('/thumbnails/:file', (request, reply) => {
     const ticket = request.params.file.endsWith('.png')

@@ -4,31 +4,39 @@ import { CUSTOM_FIELD, CUSTOM_FIELDS } from '../representations.js';
 import { CUSTOM_FIELD_RESPONSE, CUSTOM_FIELDS_RESPONSE, EMPTY_RESPONSE } from '../schemas.js';
 
 /** Listing, creating and deleting custom fields. */
-export async function customFieldRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/customfields', { schema: { response: CUSTOM_FIELDS_RESPONSE } }, (request, reply) => {
-    const tenant = tenantOf(request);
-    return respond(request, reply, CUSTOM_FIELDS, {
-      serverId: tenant.serverId,
-      items: tenant.fields.values(),
-    });
-  });
+export function customFieldRoutes(app: FastifyInstance, prefix: string): void {
+  app.get(
+    `${prefix}/customfields`,
+    { schema: { response: CUSTOM_FIELDS_RESPONSE } },
+    (request, reply) => {
+      const tenant = tenantOf(request);
+      return respond(request, reply, CUSTOM_FIELDS, {
+        serverId: tenant.serverId,
+        items: tenant.fields.values(),
+      });
+    },
+  );
 
   const create = { schema: { response: CUSTOM_FIELD_RESPONSE } };
-  app.post<{ Params: { name: string } }>('/customfields/:name', create, (request, reply) => {
-    const tenant = tenantOf(request);
-    const field = tenant.createField(request.params.name);
-    return respond(request, reply, CUSTOM_FIELD, { serverId: tenant.serverId, field });
-  });
+  app.post<{ Params: { name: string } }>(
+    `${prefix}/customfields/:name`,
+    create,
+    (request, reply) => {
+      const tenant = tenantOf(request);
+      const field = tenant.createField(request.params.name);
+      return respond(request, reply, CUSTOM_FIELD, { serverId: tenant.serverId, field });
+    },
+  );
 
   // No name at all is a name of length 0: the service's length message, not a 404.
-  app.post('/customfields', create, (request, reply) => {
+  app.post(`${prefix}/customfields`, create, (request, reply) => {
     const tenant = tenantOf(request);
     const field = tenant.createField('');
     return respond(request, reply, CUSTOM_FIELD, { serverId: tenant.serverId, field });
   });
 
   app.delete<{ Params: { customFieldNameId: string } }>(
-    '/customfields/:customFieldNameId',
+    `${prefix}/customfields/:customFieldNameId`,
     { schema: { response: EMPTY_RESPONSE } },
     (request, reply) => {
       tenantOf(request).deleteField(pathId(request, request.params.customFieldNameId));

@@ -12,8 +12,8 @@ interface MemberParams {
 }
 
 /** GET /lists and list membership: add by id, add by email, remove by id or by email. */
-export async function listRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/lists', { schema: { response: LISTS_RESPONSE } }, (request, reply) => {
+export function listRoutes(app: FastifyInstance, prefix: string): void {
+  app.get(`${prefix}/lists`, { schema: { response: LISTS_RESPONSE } }, (request, reply) => {
     const tenant = tenantOf(request);
     return respond(request, reply, LISTS, {
       serverId: tenant.serverId,
@@ -22,7 +22,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.put<MemberParams>(
-    '/lists/:listId/contacts/:contactId',
+    `${prefix}/lists/:listId/contacts/:contactId`,
     { schema: { response: MEMBERSHIP_RESPONSE } },
     (request, reply) => {
       const { listId, contactId } = request.params;
@@ -35,7 +35,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.put<ListParams>(
-    '/lists/:listId/contacts',
+    `${prefix}/lists/:listId/contacts`,
     { schema: { response: MEMBERSHIP_RESPONSE } },
     (request, reply) => {
       const listId = pathId(request, request.params.listId);
@@ -45,7 +45,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.delete<MemberParams>(
-    '/lists/:listId/contacts/:contactId',
+    `${prefix}/lists/:listId/contacts/:contactId`,
     { schema: { response: EMPTY_RESPONSE } },
     (request, reply) => {
       const { listId, contactId } = request.params;
@@ -55,7 +55,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.delete<ListParams>(
-    '/lists/:listId/contacts',
+    `${prefix}/lists/:listId/contacts`,
     { schema: { response: EMPTY_RESPONSE } },
     (request, reply) => {
       const listId = pathId(request, request.params.listId);

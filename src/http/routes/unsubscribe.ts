@@ -6,9 +6,9 @@ import { responses } from '../schemas.js';
 const UNSUBSCRIBED = { schema: { response: responses({ type: 'null' }) } };
 
 /** Server-wide unsubscribe, by id in the path or by email address in the body. */
-export async function unsubscribeRoutes(app: FastifyInstance): Promise<void> {
+export function unsubscribeRoutes(app: FastifyInstance, prefix: string): void {
   app.post<{ Params: { contactId: string } }>(
-    '/contacts/unsubscribe/:contactId',
+    `${prefix}/contacts/unsubscribe/:contactId`,
     UNSUBSCRIBED,
     (request, reply) => {
       tenantOf(request).unsubscribe(pathId(request, request.params.contactId));
@@ -16,7 +16,7 @@ export async function unsubscribeRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post('/contacts/unsubscribe', UNSUBSCRIBED, (request, reply) => {
+  app.post(`${prefix}/contacts/unsubscribe`, UNSUBSCRIBED, (request, reply) => {
     tenantOf(request).unsubscribeByEmail(readEmailAddress(request.body));
     return reply.code(200).send();
   });
