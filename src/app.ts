@@ -4,11 +4,18 @@ import Fastify, {
   type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
+import type { ControlTarget } from './control/control-target.js';
 import { ApiError } from './domain/errors.js';
 import type { Store } from './domain/store.js';
 import { BODY_LIMIT, sendError } from './http/error-handler.js';
+import {
+  installTestDoubleHooks,
+  type PendingDelays,
+  type TestDoubleOptions,
+} from './http/faults-hook.js';
 import { recordRouteShapes } from './http/method-not-allowed.js';
 import { createNegotiator } from './http/negotiate.js';
+import { ADMIN_PREFIX, adminRoutes } from './http/routes/admin.js';
 import { contentRoutes, thumbnailRoutes } from './http/routes/content.js';
 import { customFieldRoutes } from './http/routes/custom-fields.js';
 import { listRoutes } from './http/routes/lists.js';
@@ -19,15 +26,20 @@ import { ThumbnailSigner } from './http/thumbnails.js';
 export const API_PREFIX = '/marketing/v1';
 export const BETA_PREFIX = '/marketing/beta';
 
-export interface AppOptions {
+export interface AppOptions extends TestDoubleOptions {
   readonly store: Store;
-  /** Epoch milliseconds from the fake's clock. */
-  readonly now: () => number;
+  readonly control: ControlTarget;
+  readonly adminToken: string | undefined;
   readonly logger: FastifyServerOptions['logger'];
 }
 
+export interface App {
+  readonly app: FastifyInstance;
+  readonly delays: PendingDelays;
+}
+
 /** Builds the fastify app of one fake: every route, hook and error handler. Never listens. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<App> {
   const { store, now } = options;
   const app = Fastify({
     logger: options.logger,
@@ -62,6 +74,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw new ApiError('METHOD_NOT_ALLOWED', { method: request.method, path, allow });
   });
 
+  // Before the API's own hooks: faults are decided before authentication.
+  const delays = installTestDoubleHooks(app, options);
+
   app.register(basicAuth, {
     // The WWW-Authenticate challenge is set by the error handler, on every 401 alike.
     authenticate: false,
@@ -84,7 +99,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     unsubscribeRoutes(api, BETA_PREFIX);
   });
   thumbnailRoutes(app, { thumbnails, now, store });
+  app.register(adminRoutes, {
+    prefix: ADMIN_PREFIX,
+    control: options.control,
+    adminToken: options.adminToken,
+  });
 
   await app.ready();
-  return app;
+  return { app, delays };
 }

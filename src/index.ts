@@ -3,6 +3,16 @@
  * contacts, custom fields, email content) for test suites and local sandboxes.
  */
 
+export type { Faults, MaintenanceOptions } from './control/control-target.js';
+export {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultRule,
+  FaultRuleError,
+} from './control/fault-rule.js';
+export type { FaultHandle, FaultView } from './control/faults.js';
+export type { JournalEntry } from './control/journal.js';
+export type { RequestMatch } from './control/request-match.js';
 export {
   API_ERRORS,
   ApiError,

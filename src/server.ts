@@ -10,10 +10,16 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { API_PREFIX, buildApp } from './app.js';
 import { localhostCertificateOnce } from './certificate.js';
+import type { ControlTarget, Faults, MaintenanceOptions } from './control/control-target.js';
+import { FaultRuleError } from './control/fault-rule.js';
+import { type FaultHandle, FaultSet } from './control/faults.js';
+import { Journal, type JournalEntry } from './control/journal.js';
+import type { RequestMatch } from './control/request-match.js';
 import { InvalidOptionError, SeedError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS } from './domain/rules.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
+import type { PendingDelays } from './http/faults-hook.js';
 import { createServerView, type ServerView } from './server-view.js';
 
 /** Options of {@link createFakeMarketingServer}. */
@@ -53,6 +59,9 @@ export interface Address {
   ca: string | undefined;
 }
 
+const DEFAULT_JOURNAL_SIZE = 1000;
+/** How long close() lets requests in flight finish before it cuts their connections. */
+const CLOSE_GRACE_MS = 2000;
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 export function isLoopbackHost(host: string): boolean {
@@ -66,24 +75,33 @@ export function isLoopbackHost(host: string): boolean {
  * await using fake = await createFakeMarketingServer({ seed: 'test/fixtures/small.json' });
  * const { baseUrl, ca } = await fake.listen();
  */
-export async function createFakeMarketingServer(
+export function createFakeMarketingServer(
   options: FakeMarketingServerOptions = {},
 ): Promise<FakeMarketingServer> {
+  return FakeMarketingServer.create(options);
+}
+
+function checkOptions(options: FakeMarketingServerOptions) {
   const maxContacts = options.maxContacts ?? DEFAULT_MAX_CONTACTS;
   if (!Number.isSafeInteger(maxContacts) || maxContacts < 0) {
     throw new InvalidOptionError(
       `maxContacts must be a whole number of 0 or more, got ${maxContacts}`,
     );
   }
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
+    throw new InvalidOptionError(
+      `journalSize must be a whole number of 0 or more, got ${journalSize}`,
+    );
+  }
   const clock = options.clock ?? (() => new Date());
   if (typeof clock !== 'function')
     throw new InvalidOptionError('clock must be a function returning a Date');
-  const now = () => clock().getTime();
-  const store = new Store({ defaultMaxContacts: maxContacts, now });
-  if (options.seed !== undefined) store.seed(loadSeed(options.seed));
-  store.markBaseline();
-  const app = await buildApp({ store, now, logger: options.logger ?? false });
-  return new FakeMarketingServer(store, app, { adminToken: options.adminToken });
+  const { adminToken } = options;
+  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length === 0)) {
+    throw new InvalidOptionError('adminToken must be a non-empty string');
+  }
+  return { maxContacts, journalSize, now: () => clock().getTime(), adminToken };
 }
 
 /** Reads a seed given as a file path; objects pass through. */
@@ -103,18 +121,80 @@ export function loadSeed(seed: Seed | string): unknown {
 }
 
 /** The handle of one fake: its state, its test controls, and its socket once listening. */
-export class FakeMarketingServer {
+export class FakeMarketingServer implements ControlTarget {
+  /** Fault rules: `add(rule)`, `list()`, `remove(id)`, `clear()`. */
+  readonly faults: Faults;
   private readonly store: Store;
-  private readonly app: FastifyInstance;
+  private readonly faultSet: FaultSet;
+  private readonly journal: Journal;
+  private readonly adminToken: string | undefined;
+  private app!: FastifyInstance;
+  private delays!: PendingDelays;
   private listening: { server: Server; address: Address } | undefined;
   private closed = false;
-  private readonly adminToken: string | undefined;
 
-  /** @internal use {@link createFakeMarketingServer} */
-  constructor(store: Store, app: FastifyInstance, options: { adminToken?: string | undefined }) {
+  /** Use {@link createFakeMarketingServer}. */
+  static async create(options: FakeMarketingServerOptions = {}): Promise<FakeMarketingServer> {
+    const { maxContacts, journalSize, now, adminToken } = checkOptions(options);
+    const store = new Store({ defaultMaxContacts: maxContacts, now });
+    if (options.seed !== undefined) store.seed(loadSeed(options.seed));
+    store.markBaseline();
+    const fake = new FakeMarketingServer(
+      store,
+      new FaultSet(now),
+      new Journal(journalSize),
+      adminToken,
+    );
+    const { app, delays } = await buildApp({
+      store,
+      now,
+      faults: fake.faultSet,
+      journal: fake.journal,
+      control: fake,
+      adminToken,
+      logger: options.logger ?? false,
+    });
+    fake.app = app;
+    fake.delays = delays;
+    return fake;
+  }
+
+  private constructor(
+    store: Store,
+    faults: FaultSet,
+    journal: Journal,
+    adminToken: string | undefined,
+  ) {
     this.store = store;
-    this.app = app;
-    this.adminToken = options.adminToken;
+    this.faultSet = faults;
+    this.journal = journal;
+    this.adminToken = adminToken;
+    this.faults = {
+      add: (rule) => faults.add(rule),
+      list: () => faults.list(),
+      remove: (id) => faults.remove(id),
+      clear: () => faults.clear(),
+    };
+  }
+
+  /** An outage of the whole public API: 503s by default, or no response, or reset connections. */
+  maintenance(options: MaintenanceOptions = {}): FaultHandle {
+    const { mode = 'unavailable', ...limits } = options;
+    if (!['unavailable', 'no-response', 'reset'].includes(mode)) {
+      throw new FaultRuleError(
+        `maintenance mode must be unavailable, no-response or reset; got ${JSON.stringify(mode)}.`,
+      );
+    }
+    return this.faultSet.add({ kind: mode, ...limits });
+  }
+
+  /** The journal, oldest first, optionally filtered like fault matching. */
+  requests(filter?: RequestMatch): JournalEntry[] {
+    return this.journal.entries(filter);
+  }
+
+  clearRequests(): void {
+    this.journal.clear();
   }
 
   /** A request with no socket (fastify's inject): the fastest way to test. */
@@ -179,16 +259,24 @@ export class FakeMarketingServer {
     return this.address().ca;
   }
 
-  /** Stops listening and frees everything. Safe to call twice. */
+  /**
+   * Stops listening and frees everything: held requests are released, delayed ones answered,
+   * requests in flight finish (idle keep-alive sockets close at once). Safe to call twice.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.faultSet.clear();
+    this.delays.flush();
     const listening = this.listening;
     this.listening = undefined;
     if (listening) {
-      const closed = new Promise<void>((resolve) => listening.server.close(() => resolve()));
-      listening.server.closeAllConnections();
+      const { server } = listening;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       await closed;
+      clearTimeout(deadline);
     }
     await this.app.close();
   }
@@ -205,9 +293,11 @@ export class FakeMarketingServer {
     return this.store.seed(loadSeed(seed));
   }
 
-  /** Back to exactly the state after creation. */
+  /** Back to exactly the state after creation; also clears the journal and every fault. */
   reset(): void {
     this.store.reset();
+    this.journal.clear();
+    this.faultSet.clear();
   }
 
   /** One server back to its state after creation, or removed if it was added later. */

@@ -50,6 +50,14 @@ export const API_ERRORS = {
     status: 503,
     message: 'The service is temporarily unavailable for maintenance. Please try again later.',
   },
+  INJECTED_STATUS: { status: 500, message: 'Injected fault: {status} {reason}.' },
+  ADMIN_UNAUTHORIZED: {
+    status: 401,
+    message:
+      "The control API needs 'Authorization: Bearer <admin token>' with the fake's admin token.",
+  },
+  ADMIN_BAD_REQUEST: { status: 400, message: '{detail}' },
+  ADMIN_NOT_FOUND: { status: 404, message: '{detail}' },
   INTERNAL: { status: 500, message: 'Internal error: {detail}' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -10,7 +10,14 @@ export interface RawResponse {
 /** One real request over a socket, trusting only `ca` (TLS verification stays on). */
 export function send(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; ca?: string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    ca?: string;
+    /** Give up after this many ms of silence, failing with a timeout error. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -32,6 +39,11 @@ export function send(
       },
     );
     req.on('error', reject);
+    if (options.timeoutMs !== undefined) {
+      req.setTimeout(options.timeoutMs, () =>
+        req.destroy(Object.assign(new Error('client timeout'), { code: 'ETIMEDOUT' })),
+      );
+    }
     req.end(options.body);
   });
 }

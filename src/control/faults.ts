@@ -1,0 +1,139 @@
+import { type FaultRule, parseFaultRule } from './fault-rule.js';
+import { seededRandom } from './random.js';
+import { compileMatch, type Matcher, type RequestFacts } from './request-match.js';
+
+/** What `faults.add()` returns. */
+export interface FaultHandle {
+  readonly id: string;
+  /** Ends the rule and releases the requests it holds. */
+  remove(): void;
+}
+
+/** A rule as `faults.list()` shows it. */
+export interface FaultView extends FaultRule {
+  id: string;
+  /** Requests it has answered so far. */
+  hits: number;
+  /** ISO time at which `durationMs` ends it. */
+  expiresAt?: string;
+}
+
+/** The rule that answers a request. */
+export interface Decision {
+  readonly id: string;
+  readonly rule: FaultRule;
+  /** Seconds until a `durationMs` rule ends, for Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
+}
+
+interface ActiveRule {
+  readonly id: string;
+  readonly rule: FaultRule;
+  readonly matches: Matcher;
+  readonly expiresAt: number | undefined;
+  readonly draw: (() => number) | undefined;
+  hits: number;
+}
+
+/**
+ * The fault rules of one fake, in the order they were added: the first that matches answers.
+ * Requests held by `no-response` are released when their rule is removed, cleared, or the fake
+ * closes (a rule that runs out of `times` or `durationMs` leaves its held requests to the client's
+ * own timeout, as a real outage would).
+ */
+export class FaultSet {
+  private readonly rules: ActiveRule[] = [];
+  private readonly holds = new Map<string, Set<() => void>>();
+  private readonly now: () => number;
+  private nextId = 1;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
+
+  /** True when no rule is active: the request path skips fault matching entirely. */
+  get empty(): boolean {
+    return this.rules.length === 0;
+  }
+
+  add(input: FaultRule | unknown): FaultHandle {
+    const rule = parseFaultRule(input);
+    const id = `fault-${this.nextId++}`;
+    this.rules.push({
+      id,
+      rule,
+      matches: compileMatch(rule.match),
+      expiresAt: rule.durationMs === undefined ? undefined : this.now() + rule.durationMs,
+      draw: rule.probability === undefined ? undefined : seededRandom(rule.seed ?? 0),
+      hits: 0,
+    });
+    return { id, remove: () => this.remove(id) };
+  }
+
+  list(): FaultView[] {
+    this.prune();
+    return this.rules.map(({ id, rule, hits, expiresAt }) => ({
+      id,
+      ...rule,
+      hits,
+      ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
+    }));
+  }
+
+  /** Ends one rule; false when no rule has that id. */
+  remove(id: string): boolean {
+    const index = this.rules.findIndex((rule) => rule.id === id);
+    if (index !== -1) this.rules.splice(index, 1);
+    const held = this.releaseHolds(id);
+    return index !== -1 || held;
+  }
+
+  clear(): void {
+    this.rules.length = 0;
+    for (const id of [...this.holds.keys()]) this.releaseHolds(id);
+  }
+
+  /** The rule that answers this request, if any; counts the hit against `times`. */
+  decide(request: RequestFacts): Decision | undefined {
+    this.prune();
+    for (const active of this.rules) {
+      if (!active.matches(request)) continue;
+      if (active.draw && active.draw() >= active.rule.probability!) continue;
+      active.hits += 1;
+      if (active.rule.times !== undefined && active.hits >= active.rule.times) {
+        this.rules.splice(this.rules.indexOf(active), 1);
+      }
+      const { expiresAt } = active;
+      const retryAfterSeconds =
+        expiresAt === undefined
+          ? undefined
+          : Math.max(1, Math.ceil((expiresAt - this.now()) / 1000));
+      return { id: active.id, rule: active.rule, retryAfterSeconds };
+    }
+    return undefined;
+  }
+
+  /** Registers a held request; the returned function forgets it (the client gave up). */
+  hold(id: string, release: () => void): () => void {
+    const held = this.holds.get(id) ?? new Set();
+    held.add(release);
+    this.holds.set(id, held);
+    return () => held.delete(release);
+  }
+
+  private releaseHolds(id: string): boolean {
+    const held = this.holds.get(id);
+    if (!held) return false;
+    this.holds.delete(id);
+    for (const release of held) release();
+    return true;
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (let index = this.rules.length - 1; index >= 0; index--) {
+      const expiresAt = this.rules[index]!.expiresAt;
+      if (expiresAt !== undefined && now >= expiresAt) this.rules.splice(index, 1);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ControlTarget } from '../../control/control-target.js';
+import { FaultRuleError, parseRequestMatch } from '../../control/fault-rule.js';
+import {
+  ApiError,
+  InvalidOptionError,
+  SeedError,
+  UnknownServerError,
+} from '../../domain/errors.js';
+import { digestKey } from '../../domain/tenant.js';
+import { toApiError } from '../error-handler.js';
+
+export const ADMIN_PREFIX = '/__admin';
+/** Seeds can be large (a hundred thousand contacts is about 10 MB of JSON). */
+const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
+
+export interface AdminOptions {
+  readonly control: ControlTarget;
+  readonly adminToken: string | undefined;
+}
+
+interface ServerParams {
+  Params: { serverId: string };
+}
+
+/**
+ * The control API: one route table under /__admin, JSON only, never journaled and never faulted.
+ * With an admin token set, every call needs `Authorization: Bearer <token>`.
+ */
+export async function adminRoutes(app: FastifyInstance, options: AdminOptions): Promise<void> {
+  const { control, adminToken } = options;
+  app.setErrorHandler(sendAdminError);
+  app.setNotFoundHandler((request) => {
+    throw new ApiError('ADMIN_NOT_FOUND', {
+      detail: `No control route matches ${request.method} ${request.url}.`,
+    });
+  });
+  if (adminToken !== undefined) {
+    const expected = digestKey(adminToken);
+    app.addHook('onRequest', (request, reply, done) => {
+      const header = request.headers.authorization ?? '';
+      const given = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+      if (timingSafeEqual(digestKey(given), expected) && given.length > 0) return done();
+      reply.header('www-authenticate', 'Bearer realm="fake-marketing-server"');
+      done(new ApiError('ADMIN_UNAUTHORIZED'));
+    });
+  }
+
+  app.get('/health', () => ({ status: 'ok' }));
+  app.get('/state', () => control.exportState());
+  app.post('/reset', (_, reply) => {
+    control.reset();
+    return reply.code(204).send();
+  });
+  app.post('/seed', { bodyLimit: ADMIN_BODY_LIMIT }, (request) =>
+    control.seed(request.body as never),
+  );
+
+  app.post('/servers', (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const unknown = Object.keys(body).find(
+      (key) => !['serverId', 'key', 'maxContacts'].includes(key),
+    );
+    if (unknown !== undefined) {
+      throw new ApiError('ADMIN_BAD_REQUEST', {
+        detail: `Unknown property '${unknown}'; use serverId, key, maxContacts.`,
+      });
+    }
+    return reply.code(201).send(control.addServer(body));
+  });
+  app.post<ServerParams>('/servers/:serverId/reset', (request, reply) => {
+    control.resetServer(serverIdOf(request));
+    return reply.code(204).send();
+  });
+  app.post<ServerParams>('/servers/:serverId/regenerate-key', (request) => {
+    const serverId = serverIdOf(request);
+    return { serverId, key: control.regenerateKey(serverId) };
+  });
+  app.put<ServerParams>('/servers/:serverId/max-contacts', (request) => {
+    const serverId = serverIdOf(request);
+    const body = request.body as { maxContacts?: unknown } | undefined;
+    control.setMaxContacts(serverId, body?.maxContacts as number);
+    return { serverId, maxContacts: body?.maxContacts };
+  });
+
+  app.get('/requests', (request) => control.requests(journalFilter(request.query)));
+  app.delete('/requests', (_, reply) => {
+    control.clearRequests();
+    return reply.code(204).send();
+  });
+
+  app.get('/faults', () => control.faults.list());
+  app.post('/faults', (request, reply) => {
+    const { id } = control.faults.add(request.body as never);
+    return reply.code(201).send(control.faults.list().find((fault) => fault.id === id));
+  });
+  app.post('/maintenance', (request, reply) => {
+    const { id } = control.maintenance((request.body ?? {}) as never);
+    return reply.code(201).send(control.faults.list().find((fault) => fault.id === id));
+  });
+  app.delete('/faults', (_, reply) => {
+    control.faults.clear();
+    return reply.code(204).send();
+  });
+  app.delete<{ Params: { id: string } }>('/faults/:id', (request, reply) => {
+    if (!control.faults.remove(request.params.id)) {
+      throw new ApiError('ADMIN_NOT_FOUND', {
+        detail: `No fault rule has the id '${request.params.id}'.`,
+      });
+    }
+    return reply.code(204).send();
+  });
+}
+
+function serverIdOf(request: FastifyRequest<ServerParams>): number {
+  const { serverId } = request.params;
+  if (!/^\d{4,5}$/.test(serverId)) {
+    throw new ApiError('ADMIN_NOT_FOUND', {
+      detail: `'${serverId}' is not a server id (4 or 5 digits).`,
+    });
+  }
+  return Number(serverId);
+}
+
+function journalFilter(query: unknown) {
+  const { serverId, ...rest } = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(rest).filter((key) => key !== 'method' && key !== 'path');
+  if (unknown.length > 0) {
+    throw new ApiError('ADMIN_BAD_REQUEST', {
+      detail: `Unknown filter '${unknown[0]}'; use method, path, serverId.`,
+    });
+  }
+  const input =
+    serverId === undefined
+      ? rest
+      : { ...rest, serverId: /^\d+$/.test(String(serverId)) ? Number(serverId) : serverId };
+  return parseRequestMatch(input, '', (detail) => {
+    throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });
+  });
+}
+
+/** Control API errors are always JSON: `{ message }`, and `path` for seed errors. */
+function sendAdminError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof SeedError)
+    return reply.code(400).send({ message: error.message, path: error.path });
+  if (error instanceof FaultRuleError || error instanceof InvalidOptionError) {
+    return reply.code(400).send({ message: error.message });
+  }
+  if (error instanceof UnknownServerError) return reply.code(404).send({ message: error.message });
+  const apiError = toApiError(error, request);
+  if (apiError.status >= 500)
+    request.log.error({ err: error }, 'unexpected error in the control API');
+  for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+  return reply
+    .code(apiError.status)
+    .type('application/json; charset=utf-8')
+    .send({ message: apiError.message });
+}

@@ -1,0 +1,285 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeMarketingServer } from '../../src/index.js';
+import { basic, call, makeFake, smallSeed } from '../helpers/fake.js';
+
+let fake: FakeMarketingServer;
+beforeEach(async () => {
+  fake = await makeFake();
+});
+afterEach(() => fake.close());
+
+async function admin(
+  target: FakeMarketingServer,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const response = await target.inject({
+    method,
+    url: `/__admin${path}`,
+    headers,
+    ...(body === undefined ? {} : { payload: body as object }),
+  });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    json: () => (response.body ? JSON.parse(response.body) : undefined),
+  };
+}
+
+describe('control API', () => {
+  it('GET /health', async () => {
+    expect((await admin(fake, 'GET', '/health')).json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /state is exportState()', async () => {
+    const response = await admin(fake, 'GET', '/state');
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual(fake.exportState());
+  });
+
+  it('POST /reset resets state, journal and faults', async () => {
+    const before = fake.exportState();
+    await call(fake, 'PUT', 'lists/1/contacts', { body: { emailAddress: 'dee@example.com' } });
+    fake.faults.add({ kind: 'delay', delayMs: 1 });
+    expect((await admin(fake, 'POST', '/reset')).status).toBe(204);
+    expect(fake.exportState()).toEqual(before);
+    expect(fake.requests()).toEqual([]);
+    expect(fake.faults.list()).toEqual([]);
+  });
+
+  it('POST /seed adds data and answers the credentials; a bad seed is a 400 with the path', async () => {
+    const added = await admin(fake, 'POST', '/seed', {
+      servers: [{ serverId: 4321, key: 'k', lists: [{ name: 'L' }] }],
+    });
+    expect(added.status).toBe(200);
+    expect(added.json()).toEqual([{ serverId: 4321, key: 'k' }]);
+    const before = fake.exportState();
+    const bad = await admin(fake, 'POST', '/seed', {
+      servers: [{ serverId: 4321, lists: [{ id: 1, name: 'dup' }] }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual({
+      message: 'servers[0].lists[0].id: list id 1 is used twice',
+      path: 'servers[0].lists[0].id',
+    });
+    expect((await admin(fake, 'POST', '/seed')).status).toBe(400);
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('accepts a seed larger than the public API body limit', async () => {
+    const contacts = Array.from({ length: 20_000 }, (_, i) => ({
+      emailAddress: `c${i}@example.com`,
+      customFields: { FirstName: 'x'.repeat(40) },
+    }));
+    const response = await admin(fake, 'POST', '/seed', {
+      servers: [
+        { serverId: 4321, maxContacts: 20_000, customFields: [{ name: 'FirstName' }], contacts },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(fake.server(4321).contacts()).toHaveLength(20_000);
+  });
+
+  it('POST /servers adds a tenant; POST /servers/{id}/reset removes or resets it', async () => {
+    const created = await admin(fake, 'POST', '/servers', {
+      serverId: 4321,
+      key: 'k',
+      maxContacts: 5,
+    });
+    expect(created.status).toBe(201);
+    expect(created.json()).toEqual({ serverId: 4321, key: 'k' });
+    expect((await call(fake, 'GET', 'lists', { auth: basic(4321, 'k') })).status).toBe(200);
+    const random = (await admin(fake, 'POST', '/servers')).json() as { serverId: number };
+    expect(random.serverId).toBeGreaterThanOrEqual(10000);
+    expect((await admin(fake, 'POST', '/servers', { serverId: 4321 })).status).toBe(400);
+    expect((await admin(fake, 'POST', '/servers', { id: 1 })).json()).toEqual({
+      message: "Unknown property 'id'; use serverId, key, maxContacts.",
+    });
+    expect((await admin(fake, 'POST', '/servers/4321/reset')).status).toBe(204);
+    expect(() => fake.server(4321)).toThrow();
+    expect((await admin(fake, 'POST', '/servers/4321/reset')).status).toBe(404);
+    expect((await admin(fake, 'POST', '/servers/abc/reset')).status).toBe(404);
+  });
+
+  it('POST /servers/{id}/regenerate-key answers the new key; the old one stops working', async () => {
+    const response = await admin(fake, 'POST', '/servers/1234/regenerate-key');
+    const { serverId, key } = response.json() as { serverId: number; key: string };
+    expect(serverId).toBe(1234);
+    expect((await call(fake, 'GET', 'lists')).status).toBe(401);
+    expect((await call(fake, 'GET', 'lists', { auth: basic(1234, key) })).status).toBe(200);
+    expect((await admin(fake, 'POST', '/servers/9999/regenerate-key')).status).toBe(404);
+  });
+
+  it('PUT /servers/{id}/max-contacts sets the cap', async () => {
+    const response = await admin(fake, 'PUT', '/servers/1234/max-contacts', { maxContacts: 3 });
+    expect(response.json()).toEqual({ serverId: 1234, maxContacts: 3 });
+    expect(
+      (await call(fake, 'PUT', 'lists/1/contacts', { body: { emailAddress: 'dee@example.com' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await admin(fake, 'PUT', '/servers/1234/max-contacts', { maxContacts: -1 })).status,
+    ).toBe(400);
+    expect((await admin(fake, 'PUT', '/servers/1234/max-contacts', {})).status).toBe(400);
+    expect(
+      (await admin(fake, 'PUT', '/servers/9999/max-contacts', { maxContacts: 3 })).status,
+    ).toBe(404);
+    expect(fake.server(1234).maxContacts()).toBe(3);
+  });
+
+  it('GET and DELETE /requests, with filters', async () => {
+    await call(fake, 'GET', 'lists');
+    await call(fake, 'GET', 'content');
+    await call(fake, 'GET', 'lists', { auth: basic(56789, 'key-56789') });
+    const all = (await admin(fake, 'GET', '/requests')).json() as unknown[];
+    expect(all).toHaveLength(3);
+    expect((await admin(fake, 'GET', '/requests?path=/lists&serverId=1234')).json()).toEqual([
+      fake.requests()[0],
+    ]);
+    expect((await admin(fake, 'GET', '/requests?method=get&path=/content')).json()).toHaveLength(1);
+    expect((await admin(fake, 'GET', '/requests?server=1')).status).toBe(400);
+    expect((await admin(fake, 'GET', '/requests?serverId=abc')).status).toBe(400);
+    expect((await admin(fake, 'DELETE', '/requests')).status).toBe(204);
+    expect(fake.requests()).toEqual([]);
+  });
+
+  it('GET/POST/DELETE /faults and DELETE /faults/{id}', async () => {
+    const created = await admin(fake, 'POST', '/faults', {
+      kind: 'status',
+      status: 500,
+      match: { path: '/lists' },
+    });
+    expect(created.status).toBe(201);
+    const rule = created.json() as { id: string };
+    expect(rule).toEqual({
+      id: rule.id,
+      kind: 'status',
+      status: 500,
+      match: { path: '/lists' },
+      hits: 0,
+    });
+    expect((await call(fake, 'GET', 'lists')).status).toBe(500);
+    expect((await admin(fake, 'GET', '/faults')).json()).toEqual([{ ...rule, hits: 1 }]);
+    expect((await admin(fake, 'DELETE', `/faults/${rule.id}`)).status).toBe(204);
+    expect((await admin(fake, 'DELETE', `/faults/${rule.id}`)).status).toBe(404);
+    await admin(fake, 'POST', '/faults', { kind: 'reset' });
+    expect((await admin(fake, 'DELETE', '/faults')).status).toBe(204);
+    expect(fake.faults.list()).toEqual([]);
+  });
+
+  it('a bad fault rule is a 400 that says what is wrong, and adds nothing', async () => {
+    const response = await admin(fake, 'POST', '/faults', { kind: 'delay' });
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual({
+      message:
+        'Invalid fault rule: kind "delay" needs delayMs, a whole number of milliseconds from 0 to 600000.',
+    });
+    expect((await admin(fake, 'POST', '/faults', [])).status).toBe(400);
+    expect(fake.faults.list()).toEqual([]);
+  });
+
+  it('POST /maintenance is the outage shorthand', async () => {
+    const response = await admin(fake, 'POST', '/maintenance', { times: 1 });
+    expect(response.status).toBe(201);
+    expect(response.json()).toMatchObject({ kind: 'unavailable', times: 1 });
+    expect((await call(fake, 'GET', 'lists')).status).toBe(503);
+    expect((await admin(fake, 'POST', '/maintenance', { mode: 'boom' })).status).toBe(400);
+  });
+
+  it('answers JSON errors whatever the Accept, and 404 for unknown control routes', async () => {
+    const response = await fake.inject({
+      url: '/__admin/nothing',
+      headers: { accept: 'text/xml' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(response.body).message).toContain(
+      'No control route matches GET /__admin/nothing',
+    );
+  });
+
+  it('bad bodies are 400/415 in JSON', async () => {
+    const malformed = await fake.inject({
+      method: 'POST',
+      url: '/__admin/seed',
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
+    expect(malformed.statusCode).toBe(400);
+    const text = await fake.inject({
+      method: 'POST',
+      url: '/__admin/faults',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(text.statusCode).toBe(415);
+    expect(JSON.parse(text.body).message).toMatch(/must be JSON/);
+  });
+
+  it('is not journaled', async () => {
+    await admin(fake, 'GET', '/health');
+    await admin(fake, 'GET', '/state');
+    expect(fake.requests()).toEqual([]);
+  });
+});
+
+describe('control API with an admin token', () => {
+  it.each([
+    ['no header', {}],
+    ['a wrong token', { authorization: 'Bearer nope' }],
+    ['an empty token', { authorization: 'Bearer ' }],
+    ['Basic credentials', { authorization: basic(1234, 'key-1234') }],
+    ['the token as Basic', { authorization: 'Basic s3cret' }],
+  ])('%s -> 401 and nothing changes', async (_, headers) => {
+    await using guarded = await makeFake({ adminToken: 's3cret' });
+    const before = guarded.exportState();
+    for (const [method, path] of [
+      ['POST', '/reset'],
+      ['POST', '/seed'],
+      ['GET', '/state'],
+      ['POST', '/faults'],
+      ['GET', '/nothing'],
+    ] as const) {
+      const response = await admin(
+        guarded,
+        method,
+        path,
+        method === 'POST' ? { servers: [] } : undefined,
+        headers,
+      );
+      expect(response.status, `${method} ${path}`).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="fake-marketing-server"');
+      expect(response.json()).toEqual({
+        message:
+          "The control API needs 'Authorization: Bearer <admin token>' with the fake's admin token.",
+      });
+    }
+    expect(guarded.exportState()).toEqual(before);
+    expect(guarded.faults.list()).toEqual([]);
+  });
+
+  it('the right token opens every route, with the scheme in any case', async () => {
+    await using guarded = await makeFake({ adminToken: 's3cret' });
+    expect(
+      (await admin(guarded, 'GET', '/health', undefined, { authorization: 'Bearer s3cret' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await admin(guarded, 'POST', '/reset', undefined, { authorization: 'bearer s3cret' }))
+        .status,
+    ).toBe(204);
+  });
+
+  it('the token does not guard the emulated API, which keeps Basic auth', async () => {
+    await using guarded = await makeFake({ adminToken: 's3cret' });
+    expect((await call(guarded, 'GET', 'lists')).status).toBe(200);
+  });
+
+  it('allows listening on a non-loopback host', async () => {
+    await using guarded = await makeFake({ adminToken: 's3cret', seed: smallSeed() });
+    const { url } = await guarded.listen({ host: '0.0.0.0', https: false });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});

@@ -1,0 +1,227 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeMarketingServer } from '../../src/index.js';
+import { FaultRuleError } from '../../src/index.js';
+import { call, makeFake } from '../helpers/fake.js';
+
+let fake: FakeMarketingServer;
+beforeEach(async () => {
+  fake = await makeFake();
+});
+afterEach(() => fake.close());
+
+const addDee = (accept?: string) =>
+  call(fake, 'PUT', 'lists/1/contacts', {
+    body: { emailAddress: 'dee@example.com' },
+    ...(accept ? { accept } : {}),
+  });
+
+describe('faults through inject', () => {
+  it('unavailable: 503, Retry-After and the maintenance message, in JSON or XML; nothing changes', async () => {
+    fake.faults.add({ kind: 'unavailable' });
+    const before = fake.exportState();
+    const json = await addDee();
+    expect(json.status).toBe(503);
+    expect(json.headers['retry-after']).toBe('1');
+    expect(json.json()).toEqual({
+      message: 'The service is temporarily unavailable for maintenance. Please try again later.',
+    });
+    const xml = await addDee('text/xml');
+    expect(xml.status).toBe(503);
+    expect(xml.xml()).toEqual({
+      Error: {
+        Message: 'The service is temporarily unavailable for maintenance. Please try again later.',
+      },
+    });
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('is decided before authentication: an outage does not check credentials', async () => {
+    fake.maintenance();
+    expect((await call(fake, 'GET', 'lists', { auth: null })).status).toBe(503);
+  });
+
+  it('status: any status with the error body, and nothing changes', async () => {
+    fake.faults.add({ kind: 'status', status: 429 });
+    const before = fake.exportState();
+    const response = await addDee();
+    expect(response.status).toBe(429);
+    expect(response.json()).toEqual({ message: 'Injected fault: 429 Too Many Requests.' });
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('status 500 on a route whose success is a list still sends the error body', async () => {
+    fake.faults.add({ kind: 'status', status: 500, match: { path: '/lists' } });
+    const response = await call(fake, 'GET', 'lists', { accept: 'text/xml' });
+    expect(response.status).toBe(500);
+    expect(response.xml()).toEqual({
+      Error: { Message: 'Injected fault: 500 Internal Server Error.' },
+    });
+  });
+
+  it('delay: the normal answer, after delayMs, and the change happens', async () => {
+    fake.faults.add({ kind: 'delay', delayMs: 60 });
+    const started = Date.now();
+    const response = await addDee();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    expect(response.status).toBe(200);
+    expect(fake.server(1234).contact('dee@example.com')).toBeDefined();
+  });
+
+  it('reset: inject rejects like a dropped connection; nothing changes', async () => {
+    fake.faults.add({ kind: 'reset' });
+    const before = fake.exportState();
+    await expect(addDee()).rejects.toThrow(/socket hang up/);
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('malformed: a 200 whose body stops half-way', async () => {
+    fake.faults.add({ kind: 'malformed' });
+    const before = fake.exportState();
+    const response = await addDee();
+    expect(response.status).toBe(200);
+    expect(Number(response.headers['content-length'])).toBeGreaterThan(response.body.length);
+    expect(() => JSON.parse(response.body)).toThrow(SyntaxError);
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('no-response: held until the rule is removed; nothing changes', async () => {
+    const rule = fake.faults.add({ kind: 'no-response' });
+    const before = fake.exportState();
+    let settled = false;
+    const pending = addDee().finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    rule.remove();
+    await expect(pending).rejects.toThrow(/no response/);
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('match by method, path glob and server id', async () => {
+    fake.faults.add({
+      kind: 'status',
+      status: 502,
+      match: { method: 'PUT', path: '/lists/*/contacts', serverId: 1234 },
+    });
+    expect((await call(fake, 'GET', 'lists')).status).toBe(200);
+    expect((await call(fake, 'PUT', 'lists/1/contacts/2')).status).toBe(200);
+    expect((await addDee()).status).toBe(502);
+    const other = await call(fake, 'PUT', 'lists/1/contacts', {
+      auth: `Basic ${Buffer.from('56789:key-56789').toString('base64')}`,
+      body: { emailAddress: 'dee@example.com' },
+    });
+    expect(other.status).toBe(200);
+  });
+
+  it('times: then the rule is gone and the service answers again', async () => {
+    fake.maintenance({ times: 2 });
+    expect((await call(fake, 'GET', 'lists')).status).toBe(503);
+    expect((await call(fake, 'GET', 'lists')).status).toBe(503);
+    expect((await call(fake, 'GET', 'lists')).status).toBe(200);
+    expect(fake.faults.list()).toEqual([]);
+  });
+
+  it('durationMs follows the fake clock, and Retry-After says how long is left', async () => {
+    let now = new Date('2026-11-22T12:00:00Z');
+    await using timed = await makeFake({ clock: () => now });
+    timed.maintenance({ durationMs: 90_000 });
+    const first = await call(timed, 'GET', 'lists');
+    expect(first.status).toBe(503);
+    expect(first.headers['retry-after']).toBe('90');
+    now = new Date('2026-11-22T12:01:30Z');
+    expect((await call(timed, 'GET', 'lists')).status).toBe(200);
+  });
+
+  it('maintenance modes: reset and no-response', async () => {
+    const outage = fake.maintenance({ mode: 'reset' });
+    await expect(call(fake, 'GET', 'lists')).rejects.toThrow(/socket hang up/);
+    outage.remove();
+    expect((await call(fake, 'GET', 'lists')).status).toBe(200);
+    expect(() => fake.maintenance({ mode: 'explode' as never })).toThrow(FaultRuleError);
+  });
+
+  it('never touches the control API, thumbnails, or requests outside /marketing/', async () => {
+    fake.maintenance();
+    expect((await fake.inject({ url: '/__admin/health' })).statusCode).toBe(200);
+    expect((await fake.inject({ url: '/thumbnails/x.png' })).statusCode).toBe(404);
+  });
+
+  it('reset() clears faults and releases held requests', async () => {
+    fake.faults.add({ kind: 'no-response' });
+    const pending = call(fake, 'GET', 'lists');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    fake.reset();
+    await expect(pending).rejects.toThrow();
+    expect(fake.faults.list()).toEqual([]);
+    expect((await call(fake, 'GET', 'lists')).status).toBe(200);
+  });
+
+  it('close() releases held requests and answers delayed ones, so it never hangs', async () => {
+    fake.faults.add({ kind: 'no-response', match: { method: 'GET' } });
+    fake.faults.add({ kind: 'delay', delayMs: 60_000, match: { method: 'PUT' } });
+    const held = call(fake, 'GET', 'lists');
+    const delayed = addDee();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await fake.close();
+    await expect(held).rejects.toThrow();
+    expect((await delayed).status).toBe(200);
+  });
+
+  it('faults.list shows the rules with their hits; faults.remove ends one', async () => {
+    const rule = fake.faults.add({ kind: 'status', status: 500, times: 5 });
+    await call(fake, 'GET', 'lists');
+    expect(fake.faults.list()).toEqual([
+      { id: rule.id, kind: 'status', status: 500, times: 5, hits: 1 },
+    ]);
+    expect(fake.faults.remove(rule.id)).toBe(true);
+    expect(fake.faults.remove(rule.id)).toBe(false);
+  });
+});
+
+describe('request journal', () => {
+  it('records every /marketing/ request with status, serverId when authenticated, and the fault', async () => {
+    await call(fake, 'GET', 'lists');
+    await call(fake, 'GET', 'lists', { auth: 'Basic bm9wZTpub3Bl' });
+    await call(fake, 'GET', 'nothing');
+    await call(fake, 'PUT', 'lists/1/contacts?x=1', { body: { emailAddress: 'dee@example.com' } });
+    fake.faults.add({ kind: 'reset', times: 1 });
+    await call(fake, 'GET', 'customfields').catch(() => undefined);
+    await fake.inject({ url: '/__admin/health' });
+    await fake.inject({ url: '/thumbnails/x.png' });
+    const entries = fake.requests();
+    expect(entries.map(({ time: _time, ...entry }) => entry)).toEqual([
+      { id: 1, method: 'GET', path: '/marketing/v1/lists', serverId: 1234, status: 200 },
+      { id: 2, method: 'GET', path: '/marketing/v1/lists', status: 401 },
+      { id: 3, method: 'GET', path: '/marketing/v1/nothing', status: 404 },
+      { id: 4, method: 'PUT', path: '/marketing/v1/lists/1/contacts', serverId: 1234, status: 200 },
+      { id: 5, method: 'GET', path: '/marketing/v1/customfields', status: 0, fault: 'reset' },
+    ]);
+    expect(entries[0]?.time).toBe('2026-11-22T12:00:00.000Z');
+  });
+
+  it("lets a test count its client's retries", async () => {
+    fake.maintenance({ times: 2 });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const response = await call(fake, 'GET', 'lists');
+      if (response.status === 200) break;
+    }
+    const calls = fake.requests({ method: 'GET', path: '/lists' });
+    expect(calls.map((entry) => entry.status)).toEqual([503, 503, 200]);
+    expect(calls.filter((entry) => entry.fault === 'unavailable')).toHaveLength(2);
+  });
+
+  it('is a ring buffer of journalSize entries', async () => {
+    await using small = await makeFake({ journalSize: 2 });
+    for (let i = 0; i < 5; i++) await call(small, 'GET', 'lists');
+    expect(small.requests().map((entry) => entry.id)).toEqual([4, 5]);
+    small.clearRequests();
+    expect(small.requests()).toEqual([]);
+  });
+
+  it('reset() clears the journal', async () => {
+    await call(fake, 'GET', 'lists');
+    fake.reset();
+    expect(fake.requests()).toEqual([]);
+  });
+});
