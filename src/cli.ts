@@ -1,14 +1,113 @@
 #!/usr/bin/env node
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createFakeMarketingServer } from './server.js';
+import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
+import { banner } from './cli/banner.js';
+import { FakeMarketingServerError } from './domain/errors.js';
+import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
 
-const defaultSeed = fileURLToPath(new URL('../fixtures/default.json', import.meta.url));
-const fake = await createFakeMarketingServer({ seed: defaultSeed });
-const { baseUrl } = await fake.listen({ port: 8443 });
-console.log(`fake-marketing-server listening on ${baseUrl}`);
-for (const server of fake.exportState().servers) {
-  console.log(`  server ${server.serverId}  key ${server.key}`);
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
+/** Bad flags, a bad seed, unreadable files: the user has something to fix. */
+const EXIT_USAGE = 2;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
 }
-const stop = () => void fake.close().then(() => process.exit(0));
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`fake-marketing-server: ${message}\n`);
+  process.exit(code);
+}
+
+function readPem(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    return fail(`cannot read ${flag} ${file}: ${(error as Error).message}`, EXIT_USAGE);
+  }
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof parseCommandLine>;
+  try {
+    config = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError)
+      fail(`${error.message}\nRun with --help for the options.`, EXIT_USAGE);
+    throw error;
+  }
+  if (config.help) return void process.stdout.write(`${USAGE}\n`);
+  if (config.version) return void process.stdout.write(`${version()}\n`);
+
+  const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
+  const key = config.key === undefined ? undefined : readPem(config.key, '--key');
+  let fake: FakeMarketingServer;
+  try {
+    fake = await createFakeMarketingServer({
+      seed: config.seed === undefined ? DEFAULT_SEED : resolve(config.seed),
+      ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
+      ...(config.maxContacts === undefined ? {} : { maxContacts: config.maxContacts }),
+      ...(config.journalSize === undefined ? {} : { journalSize: config.journalSize }),
+    });
+  } catch (error) {
+    if (error instanceof FakeMarketingServerError) fail(error.message, EXIT_USAGE);
+    throw error;
+  }
+
+  let address: Awaited<ReturnType<FakeMarketingServer['listen']>>;
+  try {
+    address = await fake.listen({
+      port: config.port,
+      host: config.host,
+      https: config.https,
+      ...(cert === undefined ? {} : { cert, key }),
+    });
+  } catch (error) {
+    await fake.close();
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'EADDRINUSE')
+      fail(`port ${config.port} is in use: pick another with --port (0 for any).`, 1);
+    if (code === 'EACCES')
+      fail(`no permission to listen on port ${config.port}: pick one above 1023.`, 1);
+    if (error instanceof FakeMarketingServerError) fail(message, EXIT_USAGE);
+    fail(message, 1);
+  }
+
+  let caFile: string | undefined;
+  if (address.ca !== undefined) {
+    caFile = resolve(config.caOut ?? join(tmpdir(), 'fake-marketing-server', 'ca.pem'));
+    mkdirSync(dirname(caFile), { recursive: true });
+    writeFileSync(caFile, address.ca);
+  }
+  const servers = fake.exportState().servers.map(({ serverId, key: serverKey }) => ({
+    serverId,
+    key: serverKey ?? '',
+  }));
+  process.stdout.write(
+    `${banner({ version: version(), ...address, caFile, adminToken: config.adminToken !== undefined, servers })}\n`,
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`fake-marketing-server: ${signal} again, exiting now.\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping (answering requests in flight)...\n`);
+    fake.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`could not stop cleanly: ${(error as Error).message}`, 1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => fail((error as Error).stack ?? String(error), 1));

@@ -1,0 +1,192 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { localhostCertificateOnce } from '../../src/certificate.js';
+import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
+import { basic, smallSeed } from '../helpers/fake.js';
+import { send } from '../helpers/request.js';
+
+const running: RunningCli[] = [];
+function run(args: string[]) {
+  const cli = spawnCli(args);
+  running.push(cli);
+  return cli;
+}
+afterEach(() => {
+  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'fms-cli-'));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the sandbox CLI', () => {
+  it('starts on the default seed over HTTPS, prints a readable block, and stops cleanly on SIGTERM', async () => {
+    const caOut = join(dir, 'ca.pem');
+    const cli = run(['--port', '0', '--ca-out', caOut]);
+    const { baseUrl, caFile, servers, text } = await started(cli);
+    expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/marketing\/v1$/);
+    expect(caFile).toBe(caOut);
+    expect(servers).toEqual([
+      { serverId: 12345, key: 'sandbox-key-12345' },
+      { serverId: 6789, key: 'sandbox-key-6789' },
+    ]);
+    expect(text).toContain(`curl --cacert ${caOut} -u 12345:sandbox-key-12345 ${baseUrl}/lists`);
+    const ca = readFileSync(caOut, 'utf8');
+    const lists = await send(`${baseUrl}/lists`, {
+      ca,
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    expect(lists.status).toBe(200);
+    expect(JSON.parse(lists.body).length).toBeGreaterThanOrEqual(2);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('answers a request in flight before exiting on SIGINT', async () => {
+    const cli = run(['--port', '0', '--http']);
+    const { url, baseUrl } = await started(cli);
+    await send(`${url}/__admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'delay', delayMs: 300 }),
+    });
+    const inFlight = send(`${baseUrl}/lists`, {
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    cli.child.kill('SIGINT');
+    expect((await inFlight).status).toBe(200);
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('releases held requests on SIGINT instead of hanging', async () => {
+    const cli = run(['--port', '0', '--http']);
+    const { url, baseUrl } = await started(cli);
+    await send(`${url}/__admin/maintenance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'no-response' }),
+    });
+    const held = send(`${baseUrl}/lists`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopping = Date.now();
+    cli.child.kill('SIGINT');
+    await expect(held).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect((await cli.exited).code).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(3000);
+  });
+
+  it('a CI job: start, wait for health, seed over HTTP, call, read the journal', async () => {
+    const cli = run(['--port', '0', '--http', '--admin-token', 'ci-token']);
+    const { url, baseUrl } = await started(cli);
+    const admin = { authorization: 'Bearer ci-token', 'content-type': 'application/json' };
+    expect((await send(`${url}/__admin/health`, { headers: admin })).status).toBe(200);
+    expect((await send(`${url}/__admin/health`)).status).toBe(401);
+    const seeded = await send(`${url}/__admin/seed`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify(smallSeed()),
+    });
+    expect(JSON.parse(seeded.body)).toEqual([
+      { serverId: 1234, key: 'key-1234' },
+      { serverId: 56789, key: 'key-56789' },
+    ]);
+    await send(`${baseUrl}/lists`, { headers: { authorization: basic(1234, 'key-1234') } });
+    const journal = await send(`${url}/__admin/requests?serverId=1234`, { headers: admin });
+    expect(JSON.parse(journal.body)).toMatchObject([
+      { method: 'GET', path: '/marketing/v1/lists', status: 200, serverId: 1234 },
+    ]);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('loads --seed and serves a given --cert/--key', async () => {
+    const seedFile = join(dir, 'seed.json');
+    writeFileSync(seedFile, JSON.stringify(smallSeed()));
+    const { key, cert } = await localhostCertificateOnce();
+    writeFileSync(join(dir, 'cert.pem'), cert);
+    writeFileSync(join(dir, 'key.pem'), key);
+    const cli = run([
+      '--port',
+      '0',
+      '--seed',
+      seedFile,
+      '--cert',
+      join(dir, 'cert.pem'),
+      '--key',
+      join(dir, 'key.pem'),
+    ]);
+    const { baseUrl, caFile, servers } = await started(cli);
+    expect(caFile).toBeUndefined();
+    expect(servers.map((s) => s.serverId)).toEqual([1234, 56789]);
+    const response = await send(`${baseUrl}/customfields`, {
+      ca: cert,
+      headers: { authorization: basic(1234, 'key-1234') },
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['--port', 'abc'], '--port must be a whole number from 0 to 65535'],
+    [['--port', '70000'], '--port must be a whole number'],
+    [['--cert', 'c.pem'], '--cert and --key go together'],
+    [['--http', '--ca-out', 'x.pem'], '--ca-out writes the generated certificate'],
+    [['--host', '0.0.0.0'], 'not a loopback address'],
+    [['--admin-token', ''], '--admin-token must not be empty'],
+    [['--seed', '/nonexistent/seed.json'], 'cannot read seed file /nonexistent/seed.json'],
+    [
+      ['--cert', '/nonexistent/c.pem', '--key', '/nonexistent/k.pem'],
+      'cannot read --cert /nonexistent/c.pem',
+    ],
+    [['extra'], 'Unexpected argument'],
+  ])('%j: exit 2 with a message that says what to fix', async (args, message) => {
+    const { code, stderr } = await run(args).exited;
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('a bad seed: exit 2 naming the path, and nothing listens', async () => {
+    const port = await freePort();
+    const seedFile = join(dir, 'bad.json');
+    writeFileSync(
+      seedFile,
+      JSON.stringify({ servers: [{ serverId: 1234, contacts: [{ emailAddress: 'nope' }] }] }),
+    );
+    const { code, stderr } = await run(['--port', String(port), '--seed', seedFile]).exited;
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'servers[0].contacts[0].emailAddress: must be a well-formed email address',
+    );
+    await expect(send(`http://127.0.0.1:${port}/`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('a port in use: exit 1 with a clear message', async () => {
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => blocker.once('listening', resolve));
+    const { port } = blocker.address() as { port: number };
+    const { code, stderr } = await run(['--port', String(port)]).exited;
+    blocker.close();
+    expect(code).toBe(1);
+    expect(stderr).toContain(`port ${port} is in use`);
+  });
+
+  it('--help and --version', async () => {
+    const help = run(['--help']);
+    expect((await help.exited).code).toBe(0);
+    expect(help.output()).toContain('Usage: fake-marketing-server [options]');
+    const version = run(['--version']);
+    expect((await version.exited).code).toBe(0);
+    expect(version.output().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});

@@ -1,0 +1,48 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+export interface RunningCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly output: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** Spawns the built CLI as a real process. */
+export function spawnCli(args: string[]): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stderr: string;
+  }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })));
+  return { child, output: () => stdout, exited };
+}
+
+/** Waits until the startup block is printed, and reads the addresses from it. */
+export async function started(cli: RunningCli, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!cli.output().includes('Press Ctrl+C to stop.')) {
+    if (cli.child.exitCode !== null)
+      throw new Error(`CLI exited early: ${(await cli.exited).stderr}`);
+    if (Date.now() > deadline) throw new Error(`CLI did not start: ${cli.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const text = cli.output();
+  const baseUrl = /Base URL\s+(\S+)/.exec(text)![1]!;
+  const caFile = /CA file\s+(\S+)/.exec(text)?.[1];
+  const servers = [...text.matchAll(/Server (\d+)\s+key (\S+)/g)].map((m) => ({
+    serverId: Number(m[1]),
+    key: m[2]!,
+  }));
+  return { baseUrl, url: baseUrl.replace('/marketing/v1', ''), caFile, servers, text };
+}
