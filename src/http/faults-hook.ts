@@ -138,7 +138,7 @@ function entryOf(request: FastifyRequest, status: number) {
 
 /** The server id in a Basic Authorization header, without checking the key. */
 function basicUsername(header: string | undefined): number | undefined {
-  if (!header || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  if (typeof header !== 'string' || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const username = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
   return /^\d{1,9}$/.test(username) ? Number(username) : undefined;
