@@ -145,6 +145,19 @@ describe('setMaxContacts and regenerateKey', () => {
     expect(() => fake.server(4242)).toThrow(UnknownServerError);
   });
 
+  it('a cap below the current count keeps every contact and refuses new ones', async () => {
+    fake.setMaxContacts(1234, 1);
+    expect(fake.server(1234).contacts()).toHaveLength(3);
+    const refused = await call(fake, 'PUT', 'lists/1/contacts', {
+      body: { emailAddress: 'dee@example.com' },
+    });
+    expect(refused.status).toBe(403);
+    const existing = await call(fake, 'PUT', 'lists/2/contacts', {
+      body: { emailAddress: 'cy@example.com' },
+    });
+    expect(existing.status).toBe(200);
+  });
+
   it('a bad cap throws InvalidOptionError', () => {
     expect(() => fake.setMaxContacts(1234, -1)).toThrow(InvalidOptionError);
     expect(() => fake.setMaxContacts(1234, 2.5)).toThrow(InvalidOptionError);
