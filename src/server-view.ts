@@ -44,7 +44,7 @@ export interface ServerView {
   contact(idOrEmail: number | string): ContactView | undefined;
   customFields(): CustomFieldView[];
   content(): ContentItemView[];
-  /** The contacts on one list, in contact order. */
+  /** The contacts on one list, in the order they joined it. */
   listMembers(listId: number): ContactView[];
 }
 
@@ -52,15 +52,16 @@ export function createServerView(store: Store, serverId: number): ServerView {
   // Looked up on every call: reset() replaces tenants, and a view must follow.
   const tenant = (): Tenant => store.requireTenant(serverId);
   const viewContact = (contact: Contact): ContactView => {
-    const fields = tenant().fields;
+    const current = tenant();
+    const fields = current.fields;
     return {
       contactId: contact.id,
       emailAddress: contact.emailAddress,
       status: contact.status,
       customFields: Object.fromEntries(
-        Array.from(contact.values ?? [], ([fieldId, value]) => [fields.get(fieldId)!.name, value]),
+        current.valuesOf(contact.id).map(([fieldId, value]) => [fields.get(fieldId)!.name, value]),
       ),
-      listIds: [...contact.listIds],
+      listIds: current.listIdsOf(contact.id),
     };
   };
   store.requireTenant(serverId);
@@ -92,9 +93,9 @@ export function createServerView(store: Store, serverId: number): ServerView {
         created: new Date(item.created).toISOString(),
         updated: new Date(item.updated).toISOString(),
       })),
-    listMembers: (listId) =>
-      Array.from(tenant().contacts.values())
-        .filter((contact) => contact.listIds.includes(listId))
-        .map(viewContact),
+    listMembers: (listId) => {
+      const current = tenant();
+      return Array.from(current.memberIds(listId), (id) => viewContact(current.contacts.get(id)!));
+    },
   };
 }

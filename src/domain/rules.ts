@@ -20,7 +20,8 @@ export const CONTACT_STATUSES: readonly ContactStatus[] = ['Active', 'Unsubscrib
 
 // One "@", a non-empty local part, a dotted domain with non-empty labels, and no white space or
 // control characters anywhere: strict enough to catch typos, loose enough for real addresses.
-const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@.\p{Cc}]+(?:\.[^\s@.\p{Cc}]+)+$/u;
+const EMAIL_PATTERN =
+  /^[^\s@\x00-\x1f\x7f-\x9f]+@[^\s@.\x00-\x1f\x7f-\x9f]+(?:\.[^\s@.\x00-\x1f\x7f-\x9f]+)+$/;
 
 export function isValidEmail(value: unknown): value is string {
   return typeof value === 'string' && value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value);

@@ -2,8 +2,18 @@ import { SeedError } from './errors.js';
 
 /** Small checks that throw SeedError naming the exact path of the offending value. */
 
-export function fail(path: string, problem: string): never {
-  throw new SeedError(path, problem);
+/**
+ * A path, or a function that makes it: seeds of a hundred thousand contacts would otherwise
+ * build half a million path strings that only a failure ever reads.
+ */
+export type Where = string | (() => string);
+
+export function pathOf(where: Where): string {
+  return typeof where === 'string' ? where : where();
+}
+
+export function fail(where: Where, problem: string): never {
+  throw new SeedError(pathOf(where), problem);
 }
 
 export function describe(value: unknown): string {
@@ -20,31 +30,31 @@ function truncate(value: string): string {
 
 export function expectObject(
   value: unknown,
-  path: string,
+  where: Where,
   allowed: readonly string[],
 ): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(path, `must be an object, got ${describe(value)}`);
+    fail(where, `must be an object, got ${describe(value)}`);
   }
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     if (!allowed.includes(key)) {
-      fail(joinPath(path, key), `unknown property; expected one of ${allowed.join(', ')}`);
+      fail(joinPath(pathOf(where), key), `unknown property; expected one of ${allowed.join(', ')}`);
     }
   }
   return value as Record<string, unknown>;
 }
 
-export function expectArray(value: unknown, path: string): readonly unknown[] {
-  if (!Array.isArray(value)) fail(path, `must be an array, got ${describe(value)}`);
+export function expectArray(value: unknown, where: Where): readonly unknown[] {
+  if (!Array.isArray(value)) fail(where, `must be an array, got ${describe(value)}`);
   return value;
 }
 
-export function optionalArray(value: unknown, path: string): readonly unknown[] {
-  return value === undefined ? [] : expectArray(value, path);
+export function optionalArray(value: unknown, where: Where): readonly unknown[] {
+  return value === undefined ? [] : expectArray(value, where);
 }
 
-export function expectString(value: unknown, path: string, what = 'a string'): string {
-  if (typeof value !== 'string') fail(path, `must be ${what}, got ${describe(value)}`);
+export function expectString(value: unknown, where: Where, what = 'a string'): string {
+  if (typeof value !== 'string') fail(where, `must be ${what}, got ${describe(value)}`);
   return value;
 }
 
@@ -52,8 +62,8 @@ export function isPositiveId(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1;
 }
 
-export function expectId(value: unknown, path: string): number {
-  if (!isPositiveId(value)) fail(path, `must be a positive integer, got ${describe(value)}`);
+export function expectId(value: unknown, where: Where): number {
+  if (!isPositiveId(value)) fail(where, `must be a positive integer, got ${describe(value)}`);
   return value;
 }
 
@@ -66,7 +76,7 @@ const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /** An ISO 8601 date or date-time with an explicit zone, as epoch milliseconds. */
-export function expectDate(value: unknown, path: string): number {
+export function expectDate(value: unknown, path: Where): number {
   const text = expectString(value, path, 'an ISO 8601 UTC date-time such as 2026-01-05T10:00:00Z');
   const match = ISO_DATE_TIME.exec(text);
   const time = Date.parse(text);
@@ -95,7 +105,7 @@ function isRealCalendarDay(match: RegExpExecArray): boolean {
  * missing ones are assigned in order after the largest id given or already used.
  */
 export function assignIds(
-  items: readonly { readonly path: string; readonly id: number | undefined }[],
+  items: readonly { readonly path: Where; readonly id: number | undefined }[],
   taken: (id: number) => boolean,
   nextFree: number,
   what: string,

@@ -16,8 +16,11 @@ import {
   expectObject,
   expectString,
   fail,
+  isPositiveId,
   joinPath,
   optionalArray,
+  pathOf,
+  type Where,
 } from './seed-check.js';
 import type { ContactSnapshot, Content, CustomField, List, Tenant } from './tenant.js';
 
@@ -196,87 +199,112 @@ function planContacts(
   lists: readonly List[],
 ): ContactSnapshot[] {
   const fieldsByName = new Map(fields.map((field) => [foldCase(field.name), field.id]));
+  const fieldId = (name: string) =>
+    fieldsByName.get(foldCase(name)) ?? target?.fieldByName(name)?.id;
   const listIds = new Set(lists.map((list) => list.id));
+  const listExists = (id: number) => listIds.has(id) || (target?.lists.has(id) ?? false);
   const emails = new Set<string>();
-  const items = optionalArray(value, path).map((item, index) => {
-    const itemPath = joinPath(path, index);
-    const contact = expectObject(item, itemPath, CONTACT_KEYS);
-    const emailPath = joinPath(itemPath, 'emailAddress');
+  const givenIds: { path: Where; id: number | undefined }[] = [];
+  const contacts = optionalArray(value, path).map((item, index) => {
+    // One lazy path per contact: the strings are made only when something fails.
+    const here = () => `${path}[${index}]`;
+    const contact = expectObject(item, here, CONTACT_KEYS);
     const emailAddress = contact.emailAddress;
     if (!isValidEmail(emailAddress)) {
-      fail(emailPath, `must be a well-formed email address, got ${describe(emailAddress)}`);
+      fail(
+        `${here()}.emailAddress`,
+        `must be a well-formed email address, got ${describe(emailAddress)}`,
+      );
     }
     const folded = foldCase(emailAddress);
     if (emails.has(folded) || target?.contactByEmail(emailAddress)) {
-      fail(emailPath, `"${emailAddress}" is used by two contacts (addresses are case-insensitive)`);
+      fail(
+        `${here()}.emailAddress`,
+        `"${emailAddress}" is used by two contacts (addresses are case-insensitive)`,
+      );
     }
     emails.add(folded);
-    const idPath = joinPath(itemPath, 'contactId');
-    return {
+    const { contactId } = contact;
+    const idPath = () => `${here()}.contactId`;
+    givenIds.push({
       path: idPath,
-      id: contact.contactId === undefined ? undefined : expectId(contact.contactId, idPath),
+      id: contactId === undefined ? undefined : expectId(contactId, idPath),
+    });
+    return {
+      id: 0,
       emailAddress,
-      status: checkStatus(contact.status, joinPath(itemPath, 'status')),
-      values: checkValues(contact.customFields, joinPath(itemPath, 'customFields'), (name) =>
-        name === undefined
-          ? undefined
-          : (fieldsByName.get(foldCase(name)) ?? target?.fieldByName(name)?.id),
-      ),
-      listIds: checkMemberships(
-        contact.lists,
-        joinPath(itemPath, 'lists'),
-        (id) => listIds.has(id) || (target?.lists.has(id) ?? false),
-      ),
+      status: checkStatus(contact.status, here),
+      values: checkValues(contact.customFields, here, fieldId),
+      listIds: checkMemberships(contact.lists, here, listExists),
     };
   });
   const ids = assignIds(
-    items,
+    givenIds,
     (id) => target?.contacts.has(id) ?? false,
     target?.peekNextIds().contact ?? 1,
     'contact',
   );
-  return items.map(({ path: _path, ...contact }, index) => ({ ...contact, id: ids[index]! }));
+  contacts.forEach((contact, index) => {
+    contact.id = ids[index]!;
+  });
+  return contacts;
 }
 
-function checkStatus(value: unknown, path: string): ContactStatus {
+function checkStatus(value: unknown, contact: () => string): ContactStatus {
   if (value === undefined) return 'Active';
   if (!CONTACT_STATUSES.includes(value as ContactStatus)) {
-    fail(path, `must be "Active" or "Unsubscribed", got ${describe(value)}`);
+    fail(`${contact()}.status`, `must be "Active" or "Unsubscribed", got ${describe(value)}`);
   }
   return value as ContactStatus;
 }
 
+/** Values by field name, as a flat `[fieldId, value, ...]` array. */
 function checkValues(
   value: unknown,
-  path: string,
-  fieldId: (name: string | undefined) => number | undefined,
-): [number, string][] {
+  contact: () => string,
+  fieldId: (name: string) => number | undefined,
+): (number | string)[] {
   if (value === undefined) return [];
+  const where = () => `${contact()}.customFields`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(path, `must be an object of values by custom field name, got ${describe(value)}`);
+    fail(where, `must be an object of values by custom field name, got ${describe(value)}`);
   }
-  const byId = new Map<number, string>();
-  for (const [name, fieldValue] of Object.entries(value)) {
-    const namePath = joinPath(path, name);
+  const values: (number | string)[] = [];
+  for (const name in value) {
     const id = fieldId(name);
-    if (id === undefined) fail(namePath, `names no custom field of this server`);
-    if (byId.has(id))
-      fail(namePath, 'sets the same custom field twice (names are case-insensitive)');
-    byId.set(id, expectString(fieldValue, namePath));
+    if (id === undefined) fail(joinPath(where(), name), 'names no custom field of this server');
+    if (values.includes(id)) {
+      fail(
+        joinPath(where(), name),
+        'sets the same custom field twice (names are case-insensitive)',
+      );
+    }
+    const fieldValue = (value as Record<string, unknown>)[name];
+    if (typeof fieldValue !== 'string') {
+      fail(joinPath(where(), name), `must be a string, got ${describe(fieldValue)}`);
+    }
+    values.push(id, fieldValue);
   }
-  return [...byId];
+  return values;
 }
 
-function checkMemberships(value: unknown, path: string, exists: (id: number) => boolean): number[] {
-  const ids = optionalArray(value, path).map((item, index) => {
-    const id = expectId(item, joinPath(path, index));
+function checkMemberships(
+  value: unknown,
+  contact: () => string,
+  exists: (id: number) => boolean,
+): number[] {
+  if (value === undefined) return [];
+  const where = () => `${contact()}.lists`;
+  const ids = expectArray(value, where);
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index];
+    if (!isPositiveId(id))
+      fail(joinPath(where(), index), `must be a positive integer, got ${describe(id)}`);
     if (!exists(id))
-      fail(joinPath(path, index), `names list ${id}, which this server does not have`);
-    return id;
-  });
-  const duplicate = ids.findIndex((id, index) => ids.indexOf(id) !== index);
-  if (duplicate !== -1) fail(joinPath(path, duplicate), `list ${ids[duplicate]} is named twice`);
-  return ids;
+      fail(joinPath(where(), index), `names list ${id}, which this server does not have`);
+    if (ids.indexOf(id) !== index) fail(joinPath(where(), index), `list ${id} is named twice`);
+  }
+  return ids as number[];
 }
 
 function planContent(

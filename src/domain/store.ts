@@ -173,9 +173,9 @@ function exportTenant(tenant: Tenant): ServerSeed {
       emailAddress: contact.emailAddress,
       status: contact.status,
       customFields: Object.fromEntries(
-        Array.from(contact.values ?? [], ([fieldId, value]) => [fieldNames.get(fieldId)!, value]),
+        tenant.valuesOf(contact.id).map(([fieldId, value]) => [fieldNames.get(fieldId)!, value]),
       ),
-      lists: [...contact.listIds],
+      lists: tenant.listIdsOf(contact.id),
     })),
     content: Array.from(tenant.content.values(), (item) => ({
       id: item.id,

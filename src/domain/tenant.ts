@@ -26,14 +26,14 @@ export interface Content {
   readonly updated: number;
 }
 
+/**
+ * A contact is only its identity and status: list memberships and custom-field values are kept
+ * per list and per field (see Tenant), so a million contacts are a million small objects.
+ */
 export interface Contact {
   readonly id: number;
   readonly emailAddress: string;
   status: ContactStatus;
-  /** Custom field id to value; created on first value so that bare contacts stay small. */
-  values: Map<number, string> | undefined;
-  /** Ids of the lists the contact is on; a contact is on few lists, so an array beats a Set. */
-  listIds: number[];
 }
 
 /** What both add-to-list calls return. */
@@ -56,24 +56,33 @@ export interface AddByEmailRequest {
   readonly lastName?: string | undefined;
 }
 
-/** Everything needed to rebuild a tenant exactly: used by reset() and exportState(). */
+/** A contact with everything attached to it: what seeds load and what views show. */
+export interface ContactSnapshot {
+  readonly id: number;
+  readonly emailAddress: string;
+  readonly status: ContactStatus;
+  /** Flat `[fieldId, value, ...]`. */
+  readonly values: readonly (number | string)[];
+  readonly listIds: readonly number[];
+}
+
+/**
+ * Everything needed to rebuild a tenant exactly, kept by column (reset() rebuilds from it): the
+ * strings are shared with the live state, so a baseline costs a few numbers per contact.
+ */
 export interface TenantSnapshot {
   readonly serverId: number;
   readonly key: string;
   readonly maxContacts: number;
   readonly lists: readonly List[];
   readonly fields: readonly CustomField[];
-  readonly contacts: readonly ContactSnapshot[];
   readonly content: readonly Content[];
+  readonly contacts: readonly Contact[];
+  /** Per list id, the ids of its members. */
+  readonly members: readonly (readonly [number, readonly number[]])[];
+  /** Per field id, the contact ids and their values. */
+  readonly values: readonly (readonly [number, readonly number[], readonly string[]])[];
   readonly nextIds: Readonly<NextIds>;
-}
-
-export interface ContactSnapshot {
-  readonly id: number;
-  readonly emailAddress: string;
-  readonly status: ContactStatus;
-  readonly values: readonly (readonly [number, string])[];
-  readonly listIds: readonly number[];
 }
 
 interface NextIds {
@@ -94,6 +103,9 @@ export function digestKey(key: string): Buffer {
 /**
  * One server of the service: its credentials, lists, contacts, custom fields and content, with
  * every rule of the Marketing API. Knows nothing of HTTP; rule violations throw ApiError.
+ *
+ * Memberships are a Set of contact ids per list and values a Map per field: deleting a field
+ * drops its values on every contact at once, and a contact costs one small object.
  */
 export class Tenant {
   readonly serverId: number;
@@ -102,6 +114,8 @@ export class Tenant {
   readonly contacts = new Map<number, Contact>();
   readonly fields = new Map<number, CustomField>();
   readonly content = new Map<number, Content>();
+  private readonly members = new Map<number, Set<number>>();
+  private readonly values = new Map<number, Map<number, string>>();
   private readonly contactsByEmail = new Map<string, Contact>();
   private readonly fieldsByName = new Map<string, CustomField>();
   private readonly nextIds: NextIds = { list: 1, contact: 1, field: 1, content: 1 };
@@ -137,13 +151,35 @@ export class Tenant {
     return this.fieldsByName.get(foldCase(name));
   }
 
+  /** The lists a contact is on, in list order. */
+  listIdsOf(contactId: number): number[] {
+    const ids: number[] = [];
+    for (const [listId, members] of this.members) if (members.has(contactId)) ids.push(listId);
+    return ids;
+  }
+
+  /** A contact's values as `[fieldId, value]` pairs, in field order. */
+  valuesOf(contactId: number): [number, string][] {
+    const pairs: [number, string][] = [];
+    for (const [fieldId, values] of this.values) {
+      const value = values.get(contactId);
+      if (value !== undefined) pairs.push([fieldId, value]);
+    }
+    return pairs;
+  }
+
+  /** The ids of a list's members, in the order they joined. */
+  memberIds(listId: number): ReadonlySet<number> {
+    return this.members.get(listId) ?? new Set();
+  }
+
   // ---- the API's rules ------------------------------------------------------------------
 
   /** PUT /lists/{listId}/contacts/{contactId}. Re-adding is not an error. */
   addToListById(listId: number, contactId: number): Membership {
-    this.requireList(listId);
+    const members = this.requireList(listId);
     const contact = this.requireContact(contactId);
-    return this.join(contact, listId);
+    return this.join(members, contact, listId);
   }
 
   /**
@@ -151,7 +187,7 @@ export class Tenant {
    * leaves the server exactly as it was.
    */
   addToListByEmail(listId: number, request: AddByEmailRequest): Membership {
-    this.requireList(listId);
+    const members = this.requireList(listId);
     const { emailAddress } = request;
     if (!isValidEmail(emailAddress)) throw new ApiError('INVALID_EMAIL');
     const values = this.resolveValues(request.customFields ?? []);
@@ -163,35 +199,29 @@ export class Tenant {
 
     const existing = this.contactByEmail(emailAddress);
     if (existing) {
-      if (request.customFields !== undefined) setValues(existing, values);
-      return this.join(existing, listId);
+      if (request.customFields !== undefined) this.setValues(existing.id, values);
+      return this.join(members, existing, listId);
     }
     if (this.contacts.size >= this.maxContacts) {
       throw new ApiError('CONTACT_LIMIT', { max: this.maxContacts });
     }
-    const contact = this.insertContact({
-      id: this.nextIds.contact,
-      emailAddress,
-      status: 'Active',
-      values: [],
-      listIds: [],
-    });
+    const contact = this.addContact(this.nextIds.contact, emailAddress, 'Active');
     // A value given in CustomFields for FirstName/LastName wins over firstName/lastName.
-    setValues(contact, nameValues);
-    setValues(contact, values);
-    return this.join(contact, listId);
+    this.setValues(contact.id, nameValues);
+    this.setValues(contact.id, values);
+    return this.join(members, contact, listId);
   }
 
   /** DELETE /lists/{listId}/contacts/{contactId}: the contact stays on its other lists. */
   removeFromList(listId: number, contactId: number): void {
-    this.requireList(listId);
-    leave(this.requireContact(contactId), listId);
+    const members = this.requireList(listId);
+    members.delete(this.requireContact(contactId).id);
   }
 
   /** DELETE /lists/{listId}/contacts?emailAddress=... */
   removeFromListByEmail(listId: number, emailAddress: unknown): void {
-    this.requireList(listId);
-    leave(this.requireContactByEmail(emailAddress), listId);
+    const members = this.requireList(listId);
+    members.delete(this.requireContactByEmail(emailAddress).id);
   }
 
   /** POST /contacts/unsubscribe/{contactId}: server-wide, and unsubscribing twice is fine. */
@@ -226,13 +256,14 @@ export class Tenant {
     if (!field) throw new ApiError('CUSTOM_FIELD_NOT_FOUND', { id: fieldId });
     this.fields.delete(fieldId);
     this.fieldsByName.delete(foldCase(field.name));
-    for (const contact of this.contacts.values()) contact.values?.delete(fieldId);
+    this.values.delete(fieldId);
   }
 
   // ---- loading (trusted input: seeds are validated before they get here) ----------------
 
   insertList(list: List): List {
     this.lists.set(list.id, list);
+    this.members.set(list.id, new Set());
     this.nextIds.list = Math.max(this.nextIds.list, list.id + 1);
     return list;
   }
@@ -240,21 +271,18 @@ export class Tenant {
   insertField(field: CustomField): CustomField {
     this.fields.set(field.id, field);
     this.fieldsByName.set(foldCase(field.name), field);
+    this.values.set(field.id, new Map());
     this.nextIds.field = Math.max(this.nextIds.field, field.id + 1);
     return field;
   }
 
   insertContact(snapshot: ContactSnapshot): Contact {
-    const contact: Contact = {
-      id: snapshot.id,
-      emailAddress: snapshot.emailAddress,
-      status: snapshot.status,
-      values: snapshot.values.length > 0 ? new Map(snapshot.values) : undefined,
-      listIds: [...snapshot.listIds],
-    };
-    this.contacts.set(contact.id, contact);
-    this.contactsByEmail.set(foldCase(contact.emailAddress), contact);
-    this.nextIds.contact = Math.max(this.nextIds.contact, contact.id + 1);
+    const contact = this.addContact(snapshot.id, snapshot.emailAddress, snapshot.status);
+    const { values, listIds } = snapshot;
+    for (let index = 0; index < values.length; index += 2) {
+      this.values.get(values[index] as number)!.set(contact.id, values[index + 1] as string);
+    }
+    for (const listId of listIds) this.members.get(listId)!.add(contact.id);
     return contact;
   }
 
@@ -276,14 +304,17 @@ export class Tenant {
       maxContacts: this.maxContacts,
       lists: [...this.lists.values()],
       fields: [...this.fields.values()],
-      contacts: Array.from(this.contacts.values(), (contact) => ({
-        id: contact.id,
-        emailAddress: contact.emailAddress,
-        status: contact.status,
-        values: contact.values ? [...contact.values] : [],
-        listIds: [...contact.listIds],
-      })),
       content: [...this.content.values()],
+      contacts: Array.from(this.contacts.values(), ({ id, emailAddress, status }) => ({
+        id,
+        emailAddress,
+        status,
+      })),
+      members: Array.from(this.members, ([listId, ids]) => [listId, [...ids]] as const),
+      values: Array.from(
+        this.values,
+        ([fieldId, values]) => [fieldId, [...values.keys()], [...values.values()]] as const,
+      ),
       nextIds: this.peekNextIds(),
     };
   }
@@ -292,18 +323,34 @@ export class Tenant {
     const tenant = new Tenant(snapshot.serverId, snapshot.key, snapshot.maxContacts);
     for (const list of snapshot.lists) tenant.insertList(list);
     for (const field of snapshot.fields) tenant.insertField(field);
-    for (const contact of snapshot.contacts) tenant.insertContact(contact);
-    for (const content of snapshot.content) tenant.insertContent(content);
+    for (const item of snapshot.content) tenant.insertContent(item);
+    for (const { id, emailAddress, status } of snapshot.contacts) {
+      tenant.addContact(id, emailAddress, status);
+    }
+    for (const [listId, ids] of snapshot.members) tenant.members.set(listId, new Set(ids));
+    for (const [fieldId, ids, values] of snapshot.values) {
+      const column = tenant.values.get(fieldId)!;
+      for (let index = 0; index < ids.length; index++) column.set(ids[index]!, values[index]!);
+    }
     Object.assign(tenant.nextIds, snapshot.nextIds);
     return tenant;
   }
 
   // ---- helpers --------------------------------------------------------------------------
 
-  private requireList(listId: number): List {
-    const list = this.lists.get(listId);
-    if (!list) throw new ApiError('LIST_NOT_FOUND', { id: listId });
-    return list;
+  private addContact(id: number, emailAddress: string, status: ContactStatus): Contact {
+    const contact: Contact = { id, emailAddress, status };
+    this.contacts.set(id, contact);
+    this.contactsByEmail.set(foldCase(emailAddress), contact);
+    this.nextIds.contact = Math.max(this.nextIds.contact, id + 1);
+    return contact;
+  }
+
+  /** The members of a list that exists. */
+  private requireList(listId: number): Set<number> {
+    const members = this.members.get(listId);
+    if (!members) throw new ApiError('LIST_NOT_FOUND', { id: listId });
+    return members;
   }
 
   private requireContact(contactId: number): Contact {
@@ -327,19 +374,12 @@ export class Tenant {
     });
   }
 
-  private join(contact: Contact, listId: number): Membership {
-    if (!contact.listIds.includes(listId)) contact.listIds.push(listId);
+  private setValues(contactId: number, values: readonly [number, string][]): void {
+    for (const [fieldId, value] of values) this.values.get(fieldId)!.set(contactId, value);
+  }
+
+  private join(members: Set<number>, contact: Contact, listId: number): Membership {
+    members.add(contact.id);
     return { serverId: this.serverId, contactId: contact.id, listId };
   }
-}
-
-function setValues(contact: Contact, values: readonly [number, string][]): void {
-  if (values.length === 0) return;
-  contact.values ??= new Map();
-  for (const [fieldId, value] of values) contact.values.set(fieldId, value);
-}
-
-function leave(contact: Contact, listId: number): void {
-  const index = contact.listIds.indexOf(listId);
-  if (index !== -1) contact.listIds.splice(index, 1);
 }

@@ -128,7 +128,8 @@ export class ServerModel {
         customFields: Object.fromEntries(
           [...c.values.values()].map(({ name, value }) => [name, value]),
         ),
-        lists: [...c.lists],
+        // The fake reports memberships in list order.
+        lists: [...c.lists].sort((a, b) => a - b),
       })),
       content: [],
     };
