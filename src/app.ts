@@ -55,13 +55,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // Request bodies are JSON only: every other type, text/plain included, gets 415.
   app.removeContentTypeParser('text/plain');
-  const negotiate = createNegotiator();
   app.decorateRequest('tenant', null);
-  app.decorateRequest('responseType', {
-    getter() {
-      return negotiate(this.headers.accept);
-    },
-  });
+  app.decorate('negotiate', createNegotiator());
   app.setSerializerCompiler(sharedSerializer);
   app.setErrorHandler(sendError);
   const allowedMethods = recordRouteShapes(app, '/marketing/');

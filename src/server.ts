@@ -94,14 +94,17 @@ function checkOptions(options: FakeMarketingServerOptions) {
       `journalSize must be a whole number of 0 or more, got ${journalSize}`,
     );
   }
-  const clock = options.clock ?? (() => new Date());
-  if (typeof clock !== 'function')
+  const { clock } = options;
+  if (clock !== undefined && typeof clock !== 'function') {
     throw new InvalidOptionError('clock must be a function returning a Date');
+  }
   const { adminToken } = options;
   if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length === 0)) {
     throw new InvalidOptionError('adminToken must be a non-empty string');
   }
-  return { maxContacts, journalSize, now: () => clock().getTime(), adminToken };
+  // Without a clock, Date.now: no Date object per request.
+  const now = clock ? () => clock().getTime() : Date.now;
+  return { maxContacts, journalSize, now, adminToken };
 }
 
 /** Reads a seed given as a file path; objects pass through. */

@@ -32,7 +32,7 @@ export interface JournalRecord {
  * for days keeps the same memory.
  */
 export class Journal {
-  private readonly slots: (JournalRecord & { id: number })[] = [];
+  private readonly slots: Slot[] = [];
   private readonly capacity: number;
   private next = 0;
   private lastId = 0;
@@ -44,7 +44,7 @@ export class Journal {
   record(record: JournalRecord): void {
     if (this.capacity === 0) return;
     this.lastId += 1;
-    this.slots[this.next] = { ...record, id: this.lastId };
+    this.slots[this.next] = { id: this.lastId, record };
     this.next = (this.next + 1) % this.capacity;
   }
 
@@ -54,7 +54,7 @@ export class Journal {
         ? this.slots
         : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
     const matches = compileMatch(filter);
-    return ordered.filter(matches).map(toEntry);
+    return ordered.filter((slot) => matches(slot.record)).map(toEntry);
   }
 
   clear(): void {
@@ -63,9 +63,14 @@ export class Journal {
   }
 }
 
-function toEntry(record: JournalRecord & { id: number }): JournalEntry {
+interface Slot {
+  readonly id: number;
+  readonly record: JournalRecord;
+}
+
+function toEntry({ id, record }: Slot): JournalEntry {
   const entry: JournalEntry = {
-    id: record.id,
+    id,
     time: new Date(record.arrived).toISOString(),
     method: record.method,
     path: record.path,

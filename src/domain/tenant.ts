@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ApiError } from './errors.js';
 import {
   type ContactStatus,
@@ -95,11 +94,6 @@ interface NextIds {
 const FIRST_NAME = 'FirstName';
 const LAST_NAME = 'LastName';
 
-/** SHA-256 of a key: fixed-length, so keys can be compared with timingSafeEqual. */
-export function digestKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}
-
 /**
  * One server of the service: its credentials, lists, contacts, custom fields and content, with
  * every rule of the Marketing API. Knows nothing of HTTP; rule violations throw ApiError.
@@ -119,26 +113,16 @@ export class Tenant {
   private readonly contactsByEmail = new Map<string, Contact>();
   private readonly fieldsByName = new Map<string, CustomField>();
   private readonly nextIds: NextIds = { list: 1, contact: 1, field: 1, content: 1 };
-  private currentKey = '';
-  private currentKeyDigest: Buffer = digestKey('');
+
+  /** The Basic-auth password; it changes with regenerateKey. */
+  key: string;
+  /** Changes whenever the lists change (only seeding adds lists), so answers can be cached. */
+  listsRevision = 0;
 
   constructor(serverId: number, key: string, maxContacts: number) {
     this.serverId = serverId;
     this.maxContacts = maxContacts;
     this.key = key;
-  }
-
-  get key(): string {
-    return this.currentKey;
-  }
-
-  set key(key: string) {
-    this.currentKey = key;
-    this.currentKeyDigest = digestKey(key);
-  }
-
-  get keyDigest(): Buffer {
-    return this.currentKeyDigest;
   }
 
   // ---- lookups --------------------------------------------------------------------------
@@ -262,6 +246,7 @@ export class Tenant {
   // ---- loading (trusted input: seeds are validated before they get here) ----------------
 
   insertList(list: List): List {
+    this.listsRevision += 1;
     this.lists.set(list.id, list);
     this.members.set(list.id, new Set());
     this.nextIds.list = Math.max(this.nextIds.list, list.id + 1);

@@ -8,9 +8,18 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The server the Basic credentials opened; set by the auth hook. */
     tenant: Tenant | null;
-    /** JSON or XML, as negotiated from Accept. */
-    readonly responseType: MediaType;
   }
+  interface FastifyInstance {
+    /** This app's Accept negotiation, remembered per Accept value. */
+    readonly negotiate: (accept: string | undefined) => MediaType;
+  }
+}
+
+/** JSON or XML, as negotiated from the request's Accept header. */
+export function responseTypeOf(request: FastifyRequest): MediaType {
+  // Requests rejected before routing (a malformed URL) may not reach the app's negotiator.
+  const negotiator = request.server?.negotiate ?? negotiate;
+  return negotiator(request.headers.accept);
 }
 
 /** Answers with `value` in the negotiated format. */
@@ -20,8 +29,7 @@ export function respond<T>(
   representation: Representation<T>,
   value: T,
 ): string | object {
-  // Requests rejected before routing (a malformed URL) lack the decorator.
-  const { format, contentType } = request.responseType ?? negotiate(request.headers.accept);
+  const { format, contentType } = responseTypeOf(request);
   reply.header('content-type', contentType);
   return format === 'xml' ? representation.xml(value) : representation.json(value);
 }

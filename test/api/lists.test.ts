@@ -65,3 +65,24 @@ describe('GET /lists', () => {
     expect(xml.xml()).toEqual({ ArrayOfList: '' });
   });
 });
+
+describe('GET /lists after seeding and reset', () => {
+  it('shows lists added by seed() and drops them on reset(), in both formats', async () => {
+    await call(fake, 'GET', 'lists');
+    await call(fake, 'GET', 'lists', { accept: 'text/xml' });
+    fake.seed({ servers: [{ serverId: 1234, lists: [{ name: 'Seeded later' }] }] });
+    expect((await call(fake, 'GET', 'lists')).json()).toContainEqual({
+      id: 3,
+      serverId: 1234,
+      name: 'Seeded later',
+    });
+    expect((await call(fake, 'GET', 'lists', { accept: 'text/xml' })).body).toContain(
+      '<Name>Seeded later</Name>',
+    );
+    fake.reset();
+    expect((await call(fake, 'GET', 'lists')).json()).toHaveLength(2);
+    expect((await call(fake, 'GET', 'lists', { accept: 'text/xml' })).body).not.toContain(
+      'Seeded later',
+    );
+  });
+});

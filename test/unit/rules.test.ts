@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { constantTimeEqual } from '../../src/domain/constant-time.js';
 import { fieldNameProblem, isValidEmail } from '../../src/domain/rules.js';
 
 describe('isValidEmail', () => {
@@ -58,5 +59,23 @@ describe('fieldNameProblem: length, then characters, then reserved', () => {
 
   it.each([[undefined], [null], [5], [{}]])('a non-string %j is a length problem', (name) => {
     expect(fieldNameProblem(name)).toBe('length');
+  });
+});
+
+describe('constantTimeEqual', () => {
+  it.each([
+    ['key', 'key', true],
+    ['', '', true],
+    ['key', 'kez', false],
+    ['key', 'ke', false],
+    ['ke', 'key', false],
+    ['', 'key', false],
+    ['key', '', false],
+    ['KEY', 'key', false],
+    ['ключ', 'ключ', true],
+    ['ключ', 'ключь', false],
+    ['a\u0000', 'a', false],
+  ])('%j vs %j -> %s', (given, expected, equal) => {
+    expect(constantTimeEqual(given, expected)).toBe(equal);
   });
 });

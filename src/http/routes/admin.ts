@@ -1,14 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ControlTarget } from '../../control/control-target.js';
 import { FaultRuleError, parseRequestMatch } from '../../control/fault-rule.js';
+import { constantTimeEqual } from '../../domain/constant-time.js';
 import {
   ApiError,
   InvalidOptionError,
   SeedError,
   UnknownServerError,
 } from '../../domain/errors.js';
-import { digestKey } from '../../domain/tenant.js';
 import { toApiError } from '../error-handler.js';
 
 export const ADMIN_PREFIX = '/__admin';
@@ -37,11 +36,10 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
     });
   });
   if (adminToken !== undefined) {
-    const expected = digestKey(adminToken);
     app.addHook('onRequest', (request, reply, done) => {
       const header = request.headers.authorization ?? '';
       const given = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
-      if (timingSafeEqual(digestKey(given), expected) && given.length > 0) return done();
+      if (constantTimeEqual(given, adminToken)) return done();
       reply.header('www-authenticate', 'Bearer realm="fake-marketing-server"');
       done(new ApiError('ADMIN_UNAUTHORIZED'));
     });

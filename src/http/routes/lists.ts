@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { Tenant } from '../../domain/tenant.js';
 import { queryEmailAddress, readAddByEmail } from '../bodies.js';
-import { pathId, respond, tenantOf } from '../context.js';
+import { pathId, respond, responseTypeOf, tenantOf } from '../context.js';
 import { LISTS, MEMBERSHIP } from '../representations.js';
 import { EMPTY_RESPONSE, LISTS_RESPONSE, MEMBERSHIP_RESPONSE } from '../schemas.js';
+import { sharedSerializer } from '../serializers.js';
 
 interface ListParams {
   Params: { listId: string };
@@ -13,12 +15,26 @@ interface MemberParams {
 
 /** GET /lists and list membership: add by id, add by email, remove by id or by email. */
 export function listRoutes(app: FastifyInstance, prefix: string): void {
+  // The service has no call that changes lists, so GET /lists is answered from a cache that only
+  // seeding (a new listsRevision) or reset (a new Tenant) invalidates.
+  const answers = new WeakMap<Tenant, { revision: number; json?: string; xml?: string }>();
+  const serializeLists = sharedSerializer({ schema: LISTS_RESPONSE[200] });
   app.get(`${prefix}/lists`, { schema: { response: LISTS_RESPONSE } }, (request, reply) => {
     const tenant = tenantOf(request);
-    return respond(request, reply, LISTS, {
-      serverId: tenant.serverId,
-      items: tenant.lists.values(),
-    });
+    let cached = answers.get(tenant);
+    if (cached?.revision !== tenant.listsRevision) {
+      cached = { revision: tenant.listsRevision };
+      answers.set(tenant, cached);
+    }
+    const { format, contentType } = responseTypeOf(request);
+    const lists = { serverId: tenant.serverId, items: tenant.lists.values() };
+    reply.header('content-type', contentType);
+    if (format === 'xml') {
+      cached.xml ??= LISTS.xml(lists);
+      return cached.xml;
+    }
+    cached.json ??= serializeLists(LISTS.json(lists));
+    return cached.json;
   });
 
   app.put<MemberParams>(

@@ -1,0 +1,122 @@
+// `npm run soak [-- --seconds 60]`: the sandbox CLI under a mixed read/write load from autocannon
+// on loopback for a bounded time, then a report. Exits 1 on any 5xx, socket error, unexpected
+// status, or memory that keeps growing.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, out: { type: 'string' } } });
+const SECONDS = Number(values.seconds ?? process.env.SOAK_SECONDS ?? 60);
+const AUTH = `Basic ${Buffer.from('12345:sandbox-key-12345').toString('base64')}`;
+const JSON_BODY = { authorization: AUTH, 'content-type': 'application/json' };
+const EXPECTED = new Set([200, 204]);
+
+const rssMiB = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+};
+
+function startSandbox() {
+  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cli, '--http', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /Base URL\s+(\S+)/.exec(output);
+      if (match && output.includes('Press Ctrl+C')) resolve({ child, baseUrl: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+}
+
+// A mix of what a client does: reads in both formats, adds (a bounded set of addresses, so the
+// state stops growing), removals and unsubscribes.
+let counter = 0;
+const requests = [
+  { method: 'GET', path: '/lists', headers: { authorization: AUTH } },
+  { method: 'GET', path: '/lists', headers: { authorization: AUTH, accept: 'text/xml' } },
+  { method: 'GET', path: '/customfields', headers: { authorization: AUTH } },
+  { method: 'GET', path: '/content', headers: { authorization: AUTH, accept: 'application/xml' } },
+  {
+    method: 'PUT',
+    path: '/lists/1/contacts',
+    headers: JSON_BODY,
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({
+        emailAddress: `soak${counter++ % 200}@example.com`,
+        firstName: 'Soak',
+      }),
+    }),
+  },
+  { method: 'PUT', path: '/lists/2/contacts/3', headers: { authorization: AUTH } },
+  { method: 'DELETE', path: '/lists/2/contacts/3', headers: { authorization: AUTH } },
+  { method: 'POST', path: '/contacts/unsubscribe/5', headers: { authorization: AUTH } },
+  {
+    method: 'POST',
+    path: '/contacts/unsubscribe',
+    headers: JSON_BODY,
+    body: JSON.stringify({ emailAddress: 'soak1@example.com' }),
+  },
+];
+
+const { child, baseUrl } = await startSandbox();
+const samples = [{ second: 0, rss: rssMiB(child.pid) }];
+const started = Date.now();
+const sampler = setInterval(
+  () => samples.push({ second: Math.round((Date.now() - started) / 1000), rss: rssMiB(child.pid) }),
+  5000,
+);
+const result = await autocannon({
+  url: baseUrl,
+  connections: 16,
+  duration: SECONDS,
+  requests: requests.map((request) => ({
+    ...request,
+    path: new URL(baseUrl).pathname + request.path,
+  })),
+});
+clearInterval(sampler);
+samples.push({ second: SECONDS, rss: rssMiB(child.pid) });
+child.kill('SIGTERM');
+const exitCode = await new Promise((resolve) => child.once('exit', resolve));
+
+const statuses = Object.fromEntries(
+  Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+);
+const unexpected = Object.entries(statuses).filter(([code]) => !EXPECTED.has(Number(code)));
+// Memory is flat when the second half of the run adds little: warm-up and JIT come first.
+const middle = samples[Math.floor(samples.length / 2)].rss;
+const end = samples.at(-1).rss;
+const growth = (end - middle) / middle;
+const problems = [
+  ...unexpected.map(([code, count]) => `${count} answers with status ${code}`),
+  ...(result.errors > 0 ? [`${result.errors} socket errors`] : []),
+  ...(result.timeouts > 0 ? [`${result.timeouts} timeouts`] : []),
+  ...(growth > 0.25 ? [`RSS grew ${(growth * 100).toFixed(0)} % in the second half`] : []),
+  ...(exitCode !== 0 ? [`the sandbox exited with ${exitCode} on SIGTERM`] : []),
+];
+
+const report = [
+  `# Soak: ${SECONDS} s, ${new Date().toISOString()}`,
+  '',
+  `- requests: ${result.requests.total} (${Math.round(result.requests.average)} /s), 16 connections, loopback HTTP`,
+  `- statuses: ${Object.entries(statuses)
+    .map(([code, count]) => `${code}: ${count}`)
+    .join(', ')}`,
+  `- errors: ${result.errors}, timeouts: ${result.timeouts}`,
+  `- latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
+  `- RSS (MiB) by second: ${samples.map(({ second, rss }) => `${second}s ${rss.toFixed(0)}`).join(', ')}`,
+  `- sandbox exit on SIGTERM: ${exitCode}`,
+  '',
+  problems.length === 0 ? 'Nothing unexpected.' : `Problems: ${problems.join('; ')}.`,
+  '',
+].join('\n');
+process.stdout.write(report);
+if (values.out) writeFileSync(values.out, report);
+process.exit(problems.length === 0 ? 0 : 1);
