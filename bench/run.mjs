@@ -61,7 +61,8 @@ function startNode(script, args = [], env = {}) {
 
 /** Starts a command-line server and waits until `probe` answers 200. */
 async function startCommand(command, args, probe, headers = {}) {
-  const child = spawn(command, args, { stdio: 'ignore' });
+  // Its own process group: WireMock's launcher starts java, which must stop with it.
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
@@ -77,11 +78,19 @@ async function startCommand(command, args, probe, headers = {}) {
 }
 
 function stopChild(child) {
+  const signal = (name) => {
+    try {
+      // A detached child leads its own process group: signal the whole group.
+      if (child.spawnargs && child.pid) process.kill(-child.pid, name);
+    } catch {
+      child.kill(name);
+    }
+  };
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once('exit', resolve);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    signal('SIGTERM');
+    setTimeout(() => signal('SIGKILL'), 5000).unref();
   });
 }
 
@@ -97,7 +106,7 @@ async function load(name, url, request) {
   await autocannon({ ...options, duration: WARMUP });
   const result = await autocannon({ ...options, duration: SECONDS });
   const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0)
+  if (bad > 0 || result.requests.total === 0)
     throw new Error(
       `${name}: ${bad} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`,
     );
@@ -259,7 +268,7 @@ async function peerBenchmarks(answers) {
   });
   await wiremock.stop();
 
-  const mockttp = await startNode('servers/mockttp.mjs', ['0'], {
+  const mockttp = await startNode('servers/mockttp.mjs', ['18403'], {
     PEER_ROUTES: JSON.stringify({
       authorization: AUTH,
       routes: [

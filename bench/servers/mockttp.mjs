@@ -7,7 +7,14 @@ const server = getLocal();
 await server.start(Number(port) || undefined);
 for (const { method, url, contentType, body } of routes) {
   const rule = method === 'GET' ? server.forGet(url) : server.forPut(url);
-  await rule.withHeaders({ authorization }).thenReply(200, body, { 'content-type': contentType });
+  // An explicit Content-Length: without one mockttp ends each answer by closing the connection.
+  await rule
+    .withHeaders({ authorization })
+    .thenReply(200, body, {
+      'content-type': contentType,
+      'content-length': String(Buffer.byteLength(body)),
+    });
 }
-process.send?.({ ready: server.url });
+// Its url says localhost, which may resolve to ::1; the load generator uses IPv4.
+process.send?.({ ready: server.url.replace('localhost', '127.0.0.1') });
 process.on('SIGTERM', () => server.stop().then(() => process.exit(0)));
