@@ -7,13 +7,21 @@ const common: Options = {
   sourcemap: true,
   splitting: false,
   noExternal: ['nanoid'],
+  // `node:test` has no unprefixed name: keep every `node:` prefix as written.
+  removeNodeProtocol: false,
 };
 
 export default defineConfig([
-  // The library: ESM and CommonJS, with type declarations for both.
+  // The library and its test-runner helpers: ESM and CommonJS, with type declarations for both.
   {
     ...common,
-    entry: { index: 'src/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      vitest: 'src/testing/vitest.ts',
+      jest: 'src/testing/jest.ts',
+      'node-test': 'src/testing/node-test.ts',
+    },
+    external: ['vitest', 'fake-marketing-server'],
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
       ...(config.maxContacts === undefined ? {} : { maxContacts: config.maxContacts }),
       ...(config.journalSize === undefined ? {} : { journalSize: config.journalSize }),
+      ...(config.stateFile === undefined ? {} : { stateFile: resolve(config.stateFile) }),
     });
   } catch (error) {
     if (error instanceof FakeMarketingServerError) fail(error.message, EXIT_USAGE);
@@ -90,7 +91,14 @@ async function main(): Promise<void> {
     key: serverKey ?? '',
   }));
   process.stdout.write(
-    `${banner({ version: version(), ...address, caFile, adminToken: config.adminToken !== undefined, servers })}\n`,
+    `${banner({
+      version: version(),
+      ...address,
+      caFile,
+      adminToken: config.adminToken !== undefined,
+      servers,
+      stateFile: config.stateFile === undefined ? undefined : resolve(config.stateFile),
+    })}\n`,
   );
 
   let stopping = false;
@@ -101,10 +109,17 @@ async function main(): Promise<void> {
     }
     stopping = true;
     process.stdout.write(`\n${signal}: stopping (answering requests in flight)...\n`);
-    fake.close().then(
-      () => process.exit(0),
-      (error: unknown) => fail(`could not stop cleanly: ${(error as Error).message}`, 1),
-    );
+    fake
+      .close()
+      .then(() => {
+        if (config.stateFile !== undefined) {
+          process.stdout.write(`State saved to ${fake.saveState()}\n`);
+        }
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => fail(`could not stop cleanly: ${(error as Error).message}`, 1),
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

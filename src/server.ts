@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -26,6 +26,11 @@ import { createServerView, type ServerView } from './server-view.js';
 export interface FakeMarketingServerOptions {
   /** A seed object, or the path of a seed JSON file. */
   seed?: Seed | string;
+  /**
+   * A file that keeps the state across runs: loaded instead of `seed` when it exists, written by
+   * `saveState()` (and `POST /__admin/save`, and the CLI on a clean exit), atomically.
+   */
+  stateFile?: string;
   /** Contact cap of servers whose seed sets none. Default 10 000. */
   maxContacts?: number;
   /** Time source for every timestamp. Default: real time. */
@@ -131,6 +136,7 @@ export class FakeMarketingServer implements ControlTarget {
   private readonly faultSet: FaultSet;
   private readonly journal: Journal;
   private readonly adminToken: string | undefined;
+  private readonly stateFile: string | undefined;
   private app!: FastifyInstance;
   private delays!: PendingDelays;
   private listening: { server: Server; address: Address } | undefined;
@@ -140,13 +146,16 @@ export class FakeMarketingServer implements ControlTarget {
   static async create(options: FakeMarketingServerOptions = {}): Promise<FakeMarketingServer> {
     const { maxContacts, journalSize, now, adminToken } = checkOptions(options);
     const store = new Store({ defaultMaxContacts: maxContacts, now });
-    if (options.seed !== undefined) store.seed(loadSeed(options.seed));
+    const { stateFile } = options;
+    const initial = stateFile !== undefined && existsSync(stateFile) ? stateFile : options.seed;
+    if (initial !== undefined) store.seed(loadSeed(initial));
     store.markBaseline();
     const fake = new FakeMarketingServer(
       store,
       new FaultSet(now),
       new Journal(journalSize),
       adminToken,
+      stateFile,
     );
     const { app, delays } = await buildApp({
       store,
@@ -167,11 +176,13 @@ export class FakeMarketingServer implements ControlTarget {
     faults: FaultSet,
     journal: Journal,
     adminToken: string | undefined,
+    stateFile: string | undefined,
   ) {
     this.store = store;
     this.faultSet = faults;
     this.journal = journal;
     this.adminToken = adminToken;
+    this.stateFile = stateFile;
     this.faults = {
       add: (rule) => faults.add(rule),
       list: () => faults.list(),
@@ -313,6 +324,20 @@ export class FakeMarketingServer implements ControlTarget {
     return this.store.exportState();
   }
 
+  /**
+   * Writes the whole state to the `stateFile` option's file, atomically: a temporary file, then a
+   * rename, so a crash mid-write never leaves a half-written file. Returns the file's path.
+   */
+  saveState(): string {
+    if (this.stateFile === undefined) {
+      throw new StateError(
+        'No state file: create the fake with the stateFile option to save its state.',
+      );
+    }
+    writeFileAtomically(this.stateFile, `${JSON.stringify(this.exportState(), null, 2)}\n`);
+    return this.stateFile;
+  }
+
   /** A new tenant; a missing serverId is a free 5-digit number, a missing key a fresh one. */
   addServer(options: { serverId?: number; key?: string; maxContacts?: number } = {}): Credentials {
     return this.store.addServer(options);
@@ -336,6 +361,17 @@ export class FakeMarketingServer implements ControlTarget {
   private address(): Address {
     if (!this.listening) throw new StateError('Not listening: call and await listen() first.');
     return this.listening.address;
+  }
+}
+
+function writeFileAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
 }
 

@@ -19,6 +19,7 @@ export interface CliConfig {
   readonly adminToken: string | undefined;
   readonly maxContacts: number | undefined;
   readonly journalSize: number | undefined;
+  readonly stateFile: string | undefined;
 }
 
 export const USAGE = `Usage: fake-marketing-server [options]
@@ -30,6 +31,8 @@ Options:
   --host <host>        address to listen on (default 127.0.0.1); a non-loopback
                        address needs --admin-token
   --seed <file>        seed JSON file (default: the bundled sandbox seed)
+  --state-file <file>  keep the state across runs: loaded instead of the seed when it
+                       exists, written on a clean exit and on POST /__admin/save
   --http               plain HTTP instead of HTTPS
   --cert <file>        PEM certificate to serve (with --key)
   --key <file>         PEM private key to serve (with --cert)
@@ -47,6 +50,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   seed: { type: 'string' },
+  'state-file': { type: 'string' },
   http: { type: 'boolean' },
   cert: { type: 'string' },
   key: { type: 'string' },
@@ -118,5 +122,6 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     adminToken,
     maxContacts: wholeNumber(values['max-contacts'], '--max-contacts'),
     journalSize: wholeNumber(values['journal-size'], '--journal-size'),
+    stateFile: values['state-file'],
   };
 }

@@ -7,6 +7,7 @@ export interface BannerFacts {
   readonly caFile: string | undefined;
   readonly adminToken: boolean;
   readonly servers: readonly Credentials[];
+  readonly stateFile?: string | undefined;
 }
 
 /** The startup block: everything a person or a script needs to start calling the sandbox. */
@@ -17,6 +18,8 @@ export function banner(facts: BannerFacts): string {
     `  Base URL     ${facts.baseUrl}`,
   ];
   if (facts.caFile) lines.push(`  CA file      ${facts.caFile}`);
+  if (facts.stateFile)
+    lines.push(`  State file   ${facts.stateFile}  (saved on exit and on POST /__admin/save)`);
   lines.push(
     `  Control API  ${facts.url}/__admin${facts.adminToken ? '  (Authorization: Bearer <admin token>)' : ''}`,
   );

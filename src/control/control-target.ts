@@ -34,6 +34,8 @@ export interface ControlTarget {
   resetServer(serverId: number): void;
   seed(seed: Seed): Credentials[];
   exportState(): Seed;
+  /** Writes the state file; throws StateError when the fake has none. */
+  saveState(): string;
   addServer(options?: { serverId?: number; key?: string; maxContacts?: number }): Credentials;
   regenerateKey(serverId: number): string;
   setMaxContacts(serverId: number, maxContacts: number): void;

@@ -190,3 +190,43 @@ describe('the sandbox CLI', () => {
     expect(version.output().trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('the sandbox CLI with --state-file', () => {
+  it('keeps the state across a restart, and saves on POST /__admin/save', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fms-cli-state-')), 'sandbox.json');
+    const first = run(['--port', '0', '--http', '--state-file', file]);
+    const { url, baseUrl, text } = await started(first);
+    expect(text).toContain(`State file   ${file}`);
+    await send(`${baseUrl}/customfields/Survivor`, {
+      method: 'POST',
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    const saved = await send(`${url}/__admin/save`, { method: 'POST' });
+    expect(JSON.parse(saved.body)).toEqual({ stateFile: file });
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    expect(
+      JSON.parse(readFileSync(file, 'utf8')).servers[0].customFields.map(
+        (f: { name: string }) => f.name,
+      ),
+    ).toContain('Survivor');
+
+    const second = run(['--port', '0', '--http', '--state-file', file]);
+    const restarted = await started(second);
+    const fields = await send(`${restarted.baseUrl}/customfields`, {
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    expect(fields.body).toContain('Survivor');
+    second.child.kill('SIGINT');
+    expect((await second.exited).code).toBe(0);
+  });
+
+  it('a bad state file: exit 2 with what is wrong, and the file untouched', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fms-cli-state-')), 'broken.json');
+    writeFileSync(file, '{ not json');
+    const { code, stderr } = await run(['--port', '0', '--state-file', file]).exited;
+    expect(code).toBe(2);
+    expect(stderr).toContain('is not valid JSON');
+    expect(readFileSync(file, 'utf8')).toBe('{ not json');
+  });
+});

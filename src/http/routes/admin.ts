@@ -6,6 +6,7 @@ import {
   ApiError,
   InvalidOptionError,
   SeedError,
+  StateError,
   UnknownServerError,
 } from '../../domain/errors.js';
 import { toApiError } from '../error-handler.js';
@@ -47,6 +48,7 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
 
   app.get('/health', () => ({ status: 'ok' }));
   app.get('/state', () => control.exportState());
+  app.post('/save', () => ({ stateFile: control.saveState() }));
   app.post('/reset', (_, reply) => {
     control.reset();
     return reply.code(204).send();
@@ -146,6 +148,7 @@ function sendAdminError(error: FastifyError, request: FastifyRequest, reply: Fas
     return reply.code(400).send({ message: error.message });
   }
   if (error instanceof UnknownServerError) return reply.code(404).send({ message: error.message });
+  if (error instanceof StateError) return reply.code(409).send({ message: error.message });
   const apiError = toApiError(error, request);
   if (apiError.status >= 500)
     request.log.error({ err: error }, 'unexpected error in the control API');

@@ -1,0 +1,80 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createFakeMarketingServer, SeedError, StateError } from '../../src/index.js';
+import { call, smallSeed } from '../helpers/fake.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'fms-state-'));
+
+describe('the stateFile option', () => {
+  it('starts from the seed when the file does not exist, and saveState() writes it', async () => {
+    const file = join(dir(), 'state.json');
+    await using fake = await createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+    expect(existsSync(file)).toBe(false);
+    await call(fake, 'PUT', 'lists/1/contacts', { body: { emailAddress: 'kept@example.com' } });
+    expect(fake.saveState()).toBe(file);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(fake.exportState());
+    expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
+  });
+
+  it('loads the file instead of the seed when it exists: the sandbox keeps its state', async () => {
+    const file = join(dir(), 'state.json');
+    {
+      await using first = await createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+      await call(first, 'POST', 'customfields/Kept');
+      first.saveState();
+    }
+    await using second = await createFakeMarketingServer({
+      seed: { servers: [] },
+      stateFile: file,
+    });
+    expect(
+      second
+        .server(1234)
+        .customFields()
+        .map((field) => field.name),
+    ).toContain('Kept');
+  });
+
+  it('a bad file is a SeedError naming the file, and the file is left as it was', async () => {
+    const file = join(dir(), 'state.json');
+    writeFileSync(file, '{"servers": [{"serverId": 1}]}');
+    await expect(createFakeMarketingServer({ stateFile: file })).rejects.toThrow(SeedError);
+    await expect(createFakeMarketingServer({ stateFile: file })).rejects.toThrow(
+      'servers[0].serverId',
+    );
+    expect(readFileSync(file, 'utf8')).toBe('{"servers": [{"serverId": 1}]}');
+  });
+
+  it('POST /__admin/save writes the file; without a state file it is a 409', async () => {
+    const file = join(dir(), 'state.json');
+    await using fake = await createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+    const saved = await fake.inject({ method: 'POST', url: '/__admin/save' });
+    expect(saved.statusCode).toBe(200);
+    expect(JSON.parse(saved.body)).toEqual({ stateFile: file });
+    expect(existsSync(file)).toBe(true);
+
+    await using plain = await createFakeMarketingServer({ seed: smallSeed() });
+    expect(() => plain.saveState()).toThrow(StateError);
+    const refused = await plain.inject({ method: 'POST', url: '/__admin/save' });
+    expect(refused.statusCode).toBe(409);
+    expect(JSON.parse(refused.body).message).toContain('No state file');
+  });
+
+  it('a write that fails leaves the previous file whole and no temporary file behind', async () => {
+    const folder = dir();
+    const file = join(folder, 'state.json');
+    await using fake = await createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+    fake.saveState();
+    const before = readFileSync(file, 'utf8');
+    await call(fake, 'POST', 'customfields/Unsaved');
+    await using broken = await createFakeMarketingServer({
+      seed: smallSeed(),
+      stateFile: join(folder, 'missing-dir', 'x.json'),
+    });
+    expect(() => broken.saveState()).toThrow(/ENOENT/);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readdirSync(folder)).toEqual(['state.json']);
+  });
+});
