@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import basicAuth from '@fastify/basic-auth';
 import Fastify, {
   type FastifyInstance,
@@ -15,6 +16,7 @@ import {
 } from './http/faults-hook.js';
 import { recordRouteShapes } from './http/method-not-allowed.js';
 import { createNegotiator } from './http/negotiate.js';
+import { buildOpenApi, recordRoutesForOpenApi } from './http/openapi.js';
 import { ADMIN_PREFIX, adminRoutes } from './http/routes/admin.js';
 import { contentRoutes, thumbnailRoutes } from './http/routes/content.js';
 import { customFieldRoutes } from './http/routes/custom-fields.js';
@@ -24,6 +26,11 @@ import { sharedSerializer } from './http/serializers.js';
 import { ThumbnailSigner } from './http/thumbnails.js';
 
 export const API_PREFIX = '/marketing/v1';
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 export const BETA_PREFIX = '/marketing/beta';
 
 export interface AppOptions extends TestDoubleOptions {
@@ -81,6 +88,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   });
 
+  const openApiRoutes = recordRoutesForOpenApi(app);
+  let openApi: Record<string, unknown> | undefined;
   const thumbnails = new ThumbnailSigner();
   // One scope for the whole emulated API, so Basic auth guards every route in it. Routes are
   // added directly rather than as plugins: each plugin costs time on every createFakeMarketingServer().
@@ -98,6 +107,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     prefix: ADMIN_PREFIX,
     control: options.control,
     adminToken: options.adminToken,
+    openApi: () => {
+      openApi ??= buildOpenApi(openApiRoutes, PACKAGE_VERSION);
+      return openApi;
+    },
   });
 
   await app.ready();

@@ -5,6 +5,7 @@ import {
   type FakeMarketingServerOptions,
   type Seed,
 } from '../../src/index.js';
+import { checkAgainstOpenApi } from './openapi.js';
 
 export const SERVER_ID = 1234;
 export const KEY = 'key-1234';
@@ -100,6 +101,14 @@ export async function call(
         ? { payload: options.body }
         : { payload: options.body as object }),
   });
+  await checkAgainstOpenApi(
+    method,
+    url,
+    response.statusCode,
+    response.headers['content-type'] as string | undefined,
+    response.body,
+    response.headers['content-length'] as string | undefined,
+  );
   return {
     status: response.statusCode,
     headers: response.headers,

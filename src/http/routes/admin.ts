@@ -10,6 +10,7 @@ import {
   UnknownServerError,
 } from '../../domain/errors.js';
 import { toApiError } from '../error-handler.js';
+import { adminDoc } from '../route-docs.js';
 
 export const ADMIN_PREFIX = '/__admin';
 /** Seeds can be large (a hundred thousand contacts is about 10 MB of JSON). */
@@ -18,6 +19,8 @@ const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
 export interface AdminOptions {
   readonly control: ControlTarget;
   readonly adminToken: string | undefined;
+  /** The OpenAPI document of the whole app. */
+  readonly openApi: () => Record<string, unknown>;
 }
 
 interface ServerParams {
@@ -29,7 +32,7 @@ interface ServerParams {
  * With an admin token set, every call needs `Authorization: Bearer <token>`.
  */
 export async function adminRoutes(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const { control, adminToken } = options;
+  const { control, adminToken, openApi } = options;
   app.setErrorHandler(sendAdminError);
   app.setNotFoundHandler((request) => {
     throw new ApiError('ADMIN_NOT_FOUND', {
@@ -46,18 +49,32 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
     });
   }
 
-  app.get('/health', () => ({ status: 'ok' }));
-  app.get('/state', () => control.exportState());
-  app.post('/save', () => ({ stateFile: control.saveState() }));
-  app.post('/reset', (_, reply) => {
-    control.reset();
-    return reply.code(204).send();
-  });
-  app.post('/seed', { bodyLimit: ADMIN_BODY_LIMIT }, (request) =>
-    control.seed(request.body as never),
+  app.get('/health', { schema: adminDoc('Is the fake up?') }, () => ({ status: 'ok' }));
+  app.get('/openapi.json', { schema: adminDoc('This document.') }, () => openApi());
+  app.get('/state', { schema: adminDoc('The whole state, as a seed.') }, () =>
+    control.exportState(),
+  );
+  app.post('/save', { schema: adminDoc('Writes the state file (409 without one).') }, () => ({
+    stateFile: control.saveState(),
+  }));
+  app.post(
+    '/reset',
+    { schema: adminDoc('Back to the state after creation; journal and faults cleared.', 204) },
+    (_, reply) => {
+      control.reset();
+      return reply.code(204).send();
+    },
+  );
+  app.post(
+    '/seed',
+    {
+      bodyLimit: ADMIN_BODY_LIMIT,
+      schema: adminDoc('Adds servers and data (a seed), atomically.'),
+    },
+    (request) => control.seed(request.body as never),
   );
 
-  app.post('/servers', (request, reply) => {
+  app.post('/servers', { schema: adminDoc('Adds a tenant.', 201) }, (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const unknown = Object.keys(body).find(
       (key) => !['serverId', 'key', 'maxContacts'].includes(key),
@@ -69,48 +86,72 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
     }
     return reply.code(201).send(control.addServer(body));
   });
-  app.post<ServerParams>('/servers/:serverId/reset', (request, reply) => {
-    control.resetServer(serverIdOf(request));
-    return reply.code(204).send();
-  });
-  app.post<ServerParams>('/servers/:serverId/regenerate-key', (request) => {
-    const serverId = serverIdOf(request);
-    return { serverId, key: control.regenerateKey(serverId) };
-  });
-  app.put<ServerParams>('/servers/:serverId/max-contacts', (request) => {
-    const serverId = serverIdOf(request);
-    const body = request.body as { maxContacts?: unknown } | undefined;
-    control.setMaxContacts(serverId, body?.maxContacts as number);
-    return { serverId, maxContacts: body?.maxContacts };
-  });
+  app.post<ServerParams>(
+    '/servers/:serverId/reset',
+    { schema: adminDoc('Resets one tenant.', 204) },
+    (request, reply) => {
+      control.resetServer(serverIdOf(request));
+      return reply.code(204).send();
+    },
+  );
+  app.post<ServerParams>(
+    '/servers/:serverId/regenerate-key',
+    { schema: adminDoc('A new key; the old one gets 401.') },
+    (request) => {
+      const serverId = serverIdOf(request);
+      return { serverId, key: control.regenerateKey(serverId) };
+    },
+  );
+  app.put<ServerParams>(
+    '/servers/:serverId/max-contacts',
+    { schema: adminDoc('Sets the contact cap.') },
+    (request) => {
+      const serverId = serverIdOf(request);
+      const body = request.body as { maxContacts?: unknown } | undefined;
+      control.setMaxContacts(serverId, body?.maxContacts as number);
+      return { serverId, maxContacts: body?.maxContacts };
+    },
+  );
 
-  app.get('/requests', (request) => control.requests(journalFilter(request.query)));
-  app.delete('/requests', (_, reply) => {
+  app.get(
+    '/requests',
+    { schema: adminDoc('The request journal, oldest first; filters method, path, serverId.') },
+    (request) => control.requests(journalFilter(request.query)),
+  );
+  app.delete('/requests', { schema: adminDoc('Clears the journal.', 204) }, (_, reply) => {
     control.clearRequests();
     return reply.code(204).send();
   });
 
-  app.get('/faults', () => control.faults.list());
-  app.post('/faults', (request, reply) => {
+  app.get('/faults', { schema: adminDoc('The fault rules.') }, () => control.faults.list());
+  app.post('/faults', { schema: adminDoc('Adds a fault rule.', 201) }, (request, reply) => {
     const { id } = control.faults.add(request.body as never);
     return reply.code(201).send(control.faults.list().find((fault) => fault.id === id));
   });
-  app.post('/maintenance', (request, reply) => {
-    const { id } = control.maintenance((request.body ?? {}) as never);
-    return reply.code(201).send(control.faults.list().find((fault) => fault.id === id));
-  });
-  app.delete('/faults', (_, reply) => {
+  app.post(
+    '/maintenance',
+    { schema: adminDoc('An outage of the whole public API.', 201) },
+    (request, reply) => {
+      const { id } = control.maintenance((request.body ?? {}) as never);
+      return reply.code(201).send(control.faults.list().find((fault) => fault.id === id));
+    },
+  );
+  app.delete('/faults', { schema: adminDoc('Ends every fault rule.', 204) }, (_, reply) => {
     control.faults.clear();
     return reply.code(204).send();
   });
-  app.delete<{ Params: { id: string } }>('/faults/:id', (request, reply) => {
-    if (!control.faults.remove(request.params.id)) {
-      throw new ApiError('ADMIN_NOT_FOUND', {
-        detail: `No fault rule has the id '${request.params.id}'.`,
-      });
-    }
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/faults/:id',
+    { schema: adminDoc('Ends one fault rule.', 204) },
+    (request, reply) => {
+      if (!control.faults.remove(request.params.id)) {
+        throw new ApiError('ADMIN_NOT_FOUND', {
+          detail: `No fault rule has the id '${request.params.id}'.`,
+        });
+      }
+      return reply.code(204).send();
+    },
+  );
 }
 
 function serverIdOf(request: FastifyRequest<ServerParams>): number {

@@ -3,7 +3,7 @@ import { ApiError } from '../../domain/errors.js';
 import type { Store } from '../../domain/store.js';
 import { respond, tenantOf } from '../context.js';
 import { CONTENTS, type ContentView } from '../representations.js';
-import { CONTENTS_RESPONSE } from '../schemas.js';
+import { ROUTE_DOCS } from '../route-docs.js';
 import { THUMBNAIL_LIFETIME_MS, THUMBNAIL_PNG, type ThumbnailSigner } from '../thumbnails.js';
 
 export interface ContentRouteOptions {
@@ -18,7 +18,7 @@ export function contentRoutes(
   options: ContentRouteOptions,
 ): void {
   const { thumbnails, now } = options;
-  app.get(`${prefix}/content`, { schema: { response: CONTENTS_RESPONSE } }, (request, reply) => {
+  app.get(`${prefix}/content`, { schema: ROUTE_DOCS.getContent }, (request, reply) => {
     const tenant = tenantOf(request);
     const expires = now() + THUMBNAIL_LIFETIME_MS;
     const origin = `${request.protocol}://${request.host}`;

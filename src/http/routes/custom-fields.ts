@@ -1,23 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { pathId, respond, tenantOf } from '../context.js';
 import { CUSTOM_FIELD, CUSTOM_FIELDS } from '../representations.js';
-import { CUSTOM_FIELD_RESPONSE, CUSTOM_FIELDS_RESPONSE, EMPTY_RESPONSE } from '../schemas.js';
+import { ROUTE_DOCS } from '../route-docs.js';
 
 /** Listing, creating and deleting custom fields. */
 export function customFieldRoutes(app: FastifyInstance, prefix: string): void {
-  app.get(
-    `${prefix}/customfields`,
-    { schema: { response: CUSTOM_FIELDS_RESPONSE } },
-    (request, reply) => {
-      const tenant = tenantOf(request);
-      return respond(request, reply, CUSTOM_FIELDS, {
-        serverId: tenant.serverId,
-        items: tenant.fields.values(),
-      });
-    },
-  );
+  app.get(`${prefix}/customfields`, { schema: ROUTE_DOCS.getCustomFields }, (request, reply) => {
+    const tenant = tenantOf(request);
+    return respond(request, reply, CUSTOM_FIELDS, {
+      serverId: tenant.serverId,
+      items: tenant.fields.values(),
+    });
+  });
 
-  const create = { schema: { response: CUSTOM_FIELD_RESPONSE } };
+  const create = { schema: ROUTE_DOCS.createCustomField };
   app.post<{ Params: { name: string } }>(
     `${prefix}/customfields/:name`,
     create,
@@ -37,7 +33,7 @@ export function customFieldRoutes(app: FastifyInstance, prefix: string): void {
 
   app.delete<{ Params: { customFieldNameId: string } }>(
     `${prefix}/customfields/:customFieldNameId`,
-    { schema: { response: EMPTY_RESPONSE } },
+    { schema: ROUTE_DOCS.deleteCustomField },
     (request, reply) => {
       tenantOf(request).deleteField(pathId(request, request.params.customFieldNameId));
       return reply.code(204).send();

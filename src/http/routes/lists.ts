@@ -3,7 +3,8 @@ import type { Tenant } from '../../domain/tenant.js';
 import { queryEmailAddress, readAddByEmail } from '../bodies.js';
 import { pathId, respond, responseTypeOf, tenantOf } from '../context.js';
 import { LISTS, MEMBERSHIP } from '../representations.js';
-import { EMPTY_RESPONSE, LISTS_RESPONSE, MEMBERSHIP_RESPONSE } from '../schemas.js';
+import { ROUTE_DOCS } from '../route-docs.js';
+import { LISTS_RESPONSE } from '../schemas.js';
 import { sharedSerializer } from '../serializers.js';
 
 interface ListParams {
@@ -19,7 +20,7 @@ export function listRoutes(app: FastifyInstance, prefix: string): void {
   // seeding (a new listsRevision) or reset (a new Tenant) invalidates.
   const answers = new WeakMap<Tenant, { revision: number; json?: string; xml?: string }>();
   const serializeLists = sharedSerializer({ schema: LISTS_RESPONSE[200] });
-  app.get(`${prefix}/lists`, { schema: { response: LISTS_RESPONSE } }, (request, reply) => {
+  app.get(`${prefix}/lists`, { schema: ROUTE_DOCS.getLists }, (request, reply) => {
     const tenant = tenantOf(request);
     let cached = answers.get(tenant);
     if (cached?.revision !== tenant.listsRevision) {
@@ -39,7 +40,7 @@ export function listRoutes(app: FastifyInstance, prefix: string): void {
 
   app.put<MemberParams>(
     `${prefix}/lists/:listId/contacts/:contactId`,
-    { schema: { response: MEMBERSHIP_RESPONSE } },
+    { schema: ROUTE_DOCS.addById },
     (request, reply) => {
       const { listId, contactId } = request.params;
       const membership = tenantOf(request).addToListById(
@@ -52,7 +53,7 @@ export function listRoutes(app: FastifyInstance, prefix: string): void {
 
   app.put<ListParams>(
     `${prefix}/lists/:listId/contacts`,
-    { schema: { response: MEMBERSHIP_RESPONSE } },
+    { schema: ROUTE_DOCS.addByEmail },
     (request, reply) => {
       const listId = pathId(request, request.params.listId);
       const membership = tenantOf(request).addToListByEmail(listId, readAddByEmail(request.body));
@@ -62,7 +63,7 @@ export function listRoutes(app: FastifyInstance, prefix: string): void {
 
   app.delete<MemberParams>(
     `${prefix}/lists/:listId/contacts/:contactId`,
-    { schema: { response: EMPTY_RESPONSE } },
+    { schema: ROUTE_DOCS.removeById },
     (request, reply) => {
       const { listId, contactId } = request.params;
       tenantOf(request).removeFromList(pathId(request, listId), pathId(request, contactId));
@@ -72,7 +73,7 @@ export function listRoutes(app: FastifyInstance, prefix: string): void {
 
   app.delete<ListParams>(
     `${prefix}/lists/:listId/contacts`,
-    { schema: { response: EMPTY_RESPONSE } },
+    { schema: ROUTE_DOCS.removeByEmail },
     (request, reply) => {
       const listId = pathId(request, request.params.listId);
       tenantOf(request).removeFromListByEmail(listId, queryEmailAddress(request.query));
