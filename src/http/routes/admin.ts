@@ -10,9 +10,13 @@ import {
   UnknownServerError,
 } from '../../domain/errors.js';
 import { toApiError } from '../error-handler.js';
+import { INSPECTOR_PAGE } from '../inspector-page.js';
 import { adminDoc } from '../route-docs.js';
 
 export const ADMIN_PREFIX = '/__admin';
+/** The page's own inline script and style, and images (thumbnails) from the fake itself. */
+const INSPECTOR_POLICY =
+  "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'";
 /** Seeds can be large (a hundred thousand contacts is about 10 MB of JSON). */
 const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
 
@@ -42,7 +46,12 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
   if (adminToken !== undefined) {
     app.addHook('onRequest', (request, reply, done) => {
       const header = request.headers.authorization ?? '';
-      const given = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+      const bearer = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+      // A browser cannot send a header when it opens a page: the inspector page alone also takes
+      // the token as ?token= (and its script then sends the header).
+      const given =
+        bearer ||
+        (request.routeOptions.url === `${ADMIN_PREFIX}/ui` ? queryToken(request.query) : '');
       if (constantTimeEqual(given, adminToken)) return done();
       reply.header('www-authenticate', 'Bearer realm="fake-marketing-server"');
       done(new ApiError('ADMIN_UNAUTHORIZED'));
@@ -50,6 +59,19 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
   }
 
   app.get('/health', { schema: adminDoc('Is the fake up?') }, () => ({ status: 'ok' }));
+  app.get(
+    '/ui',
+    {
+      schema: adminDoc(
+        'The inspector page (HTML); with an admin token, open it as /__admin/ui?token=...',
+      ),
+    },
+    (_, reply) =>
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-security-policy', INSPECTOR_POLICY)
+        .send(INSPECTOR_PAGE),
+  );
   app.get('/openapi.json', { schema: adminDoc('This document.') }, () => openApi());
   app.get('/state', { schema: adminDoc('The whole state, as a seed.') }, () =>
     control.exportState(),
@@ -152,6 +174,11 @@ export async function adminRoutes(app: FastifyInstance, options: AdminOptions): 
       return reply.code(204).send();
     },
   );
+}
+
+function queryToken(query: unknown): string {
+  const token = (query as { token?: unknown } | undefined)?.token;
+  return typeof token === 'string' ? token : '';
 }
 
 function serverIdOf(request: FastifyRequest<ServerParams>): number {

@@ -1,0 +1,222 @@
+/**
+ * The inspector page served at /__admin/ui: one self-contained document (no framework, no CDN,
+ * works offline) that drives the control API. Every value from the state is put in the page as
+ * text, never as HTML: names in a seed can contain markup.
+ */
+export const INSPECTOR_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fake-marketing-server inspector</title>
+<style>
+  :root { font: 14px/1.4 system-ui, sans-serif; color: #1d2433; background: #f5f6f8; }
+  body { margin: 0; }
+  header { display: flex; gap: 1rem; align-items: center; padding: .75rem 1.25rem; background: #1d2433; color: #fff; }
+  header h1 { font-size: 1rem; margin: 0 auto 0 0; font-weight: 600; }
+  header select, header button { font: inherit; }
+  main { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; padding: 1rem 1.25rem; }
+  section { background: #fff; border-radius: 6px; padding: .75rem 1rem; box-shadow: 0 1px 2px #0002; overflow: auto; max-height: 24rem; }
+  section.wide { grid-column: 1 / -1; }
+  h2 { font-size: .95rem; margin: 0 0 .5rem; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: .2rem .4rem; border-bottom: 1px solid #e5e7eb; vertical-align: top; }
+  th { font-weight: 600; color: #4b5563; }
+  .filters { display: flex; gap: .5rem; margin-bottom: .5rem; flex-wrap: wrap; }
+  .status-Unsubscribed { color: #b91c1c; }
+  .fault { color: #b45309; font-weight: 600; }
+  .bad { color: #b91c1c; }
+  img.thumb { width: 32px; height: 32px; border: 1px solid #ddd; image-rendering: pixelated; }
+  button { cursor: pointer; }
+  #outage.on { background: #b91c1c; color: #fff; }
+</style>
+</head>
+<body>
+<header>
+  <h1>fake-marketing-server inspector</h1>
+  <label>Server <select id="server"></select></label>
+  <button id="outage" type="button">Start maintenance</button>
+  <button id="clear-faults" type="button">Clear faults</button>
+  <button id="reset" type="button">Reset</button>
+</header>
+<main>
+  <section><h2>Lists</h2><table id="lists"></table></section>
+  <section><h2>Custom fields</h2><table id="fields"></table></section>
+  <section class="wide">
+    <h2>Contacts</h2>
+    <div class="filters">
+      <input id="search" type="search" placeholder="Email or field value">
+      <select id="status"><option value="">Any status</option><option>Active</option><option>Unsubscribed</option></select>
+      <select id="list-filter"><option value="">Any list</option></select>
+    </div>
+    <table id="contacts"></table>
+  </section>
+  <section><h2>Content</h2><table id="content"></table></section>
+  <section><h2>Faults</h2><table id="faults"></table></section>
+  <section class="wide"><h2>Request journal <small>(live)</small></h2><table id="journal"></table></section>
+</main>
+<script>
+'use strict';
+const token = new URLSearchParams(location.search).get('token');
+const auth = token ? { authorization: 'Bearer ' + token } : {};
+let state = { servers: [] };
+let faults = [];
+
+async function admin(method, path, body) {
+  const response = await fetch('/__admin' + path, {
+    method,
+    headers: body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(method + ' ' + path + ': ' + response.status);
+  return response.status === 204 ? null : response.json();
+}
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = String(text);
+  if (className) node.className = className;
+  return node;
+}
+
+function table(id, head, rows) {
+  const target = document.getElementById(id);
+  target.replaceChildren();
+  const header = el('tr');
+  for (const name of head) header.append(el('th', name));
+  target.append(header);
+  for (const cells of rows) {
+    const row = el('tr');
+    for (const cell of cells) row.append(cell instanceof Node ? wrap(cell) : el('td', cell));
+    target.append(row);
+  }
+}
+
+function wrap(node) {
+  const cell = el('td');
+  cell.append(node);
+  return cell;
+}
+
+function current() {
+  const id = Number(document.getElementById('server').value);
+  return state.servers.find((server) => server.serverId === id) ?? state.servers[0];
+}
+
+function renderServers() {
+  const select = document.getElementById('server');
+  const chosen = select.value;
+  select.replaceChildren(...state.servers.map((server) => {
+    const option = el('option', server.serverId);
+    option.value = server.serverId;
+    return option;
+  }));
+  if (state.servers.some((server) => String(server.serverId) === chosen)) select.value = chosen;
+}
+
+function renderServer() {
+  const server = current();
+  if (!server) return;
+  const contacts = server.contacts ?? [];
+  const lists = server.lists ?? [];
+  table('lists', ['Id', 'Name', 'Members'], lists.map((list) => [
+    list.id, list.name, contacts.filter((contact) => (contact.lists ?? []).includes(list.id)).length,
+  ]));
+  table('fields', ['Id', 'Name'], (server.customFields ?? []).map((field) => [field.customFieldNameId, field.name]));
+  const listFilter = document.getElementById('list-filter');
+  const chosenList = listFilter.value;
+  listFilter.replaceChildren(el('option', 'Any list'), ...lists.map((list) => {
+    const option = el('option', list.name);
+    option.value = list.id;
+    return option;
+  }));
+  listFilter.firstChild.value = '';
+  listFilter.value = lists.some((list) => String(list.id) === chosenList) ? chosenList : '';
+  const query = document.getElementById('search').value.trim().toLowerCase();
+  const status = document.getElementById('status').value;
+  const shown = contacts.filter((contact) =>
+    (!status || contact.status === status) &&
+    (!listFilter.value || (contact.lists ?? []).includes(Number(listFilter.value))) &&
+    (!query || contact.emailAddress.toLowerCase().includes(query) ||
+      Object.values(contact.customFields ?? {}).some((value) => value.toLowerCase().includes(query))));
+  table('contacts', ['Id', 'Email address', 'Status', 'Lists', 'Custom fields'], shown.map((contact) => [
+    contact.contactId,
+    contact.emailAddress,
+    el('span', contact.status, 'status-' + contact.status),
+    (contact.lists ?? []).map((id) => lists.find((list) => list.id === id)?.name ?? id).join(', '),
+    Object.entries(contact.customFields ?? {}).map(([name, value]) => name + ': ' + value).join('; '),
+  ]));
+  renderContent(server);
+}
+
+// Thumbnails come from the public API, which journals every call: fetch them only when the
+// server or its content changed, not on every refresh, so the journal shows the user's traffic.
+let contentShown = '';
+async function renderContent(server) {
+  const key = server.serverId + ':' + JSON.stringify(server.content ?? []);
+  if (key === contentShown) return;
+  contentShown = key;
+  let thumbnails = {};
+  try {
+    const response = await fetch('/marketing/v1/content', {
+      headers: { authorization: 'Basic ' + btoa(server.serverId + ':' + server.key), accept: 'application/json' },
+    });
+    if (response.ok) thumbnails = Object.fromEntries((await response.json()).map((item) => [item.id, item.thumbnailUrl]));
+  } catch {}
+  table('content', ['Id', 'Name', 'Updated', 'Thumbnail'], (server.content ?? []).map((item) => {
+    if (!thumbnails[item.id]) return [item.id, item.name, item.updated, '-'];
+    const image = el('img', undefined, 'thumb');
+    image.alt = 'thumbnail of ' + item.name;
+    image.src = thumbnails[item.id];
+    return [item.id, item.name, item.updated, image];
+  }));
+}
+
+function renderFaults() {
+  table('faults', ['Id', 'Kind', 'Match', 'Hits'], faults.map((fault) => [
+    fault.id, el('span', fault.kind, 'fault'), JSON.stringify(fault.match ?? {}), fault.hits,
+  ]));
+  const outage = document.getElementById('outage');
+  const on = faults.some(isOutage);
+  outage.classList.toggle('on', on);
+  outage.textContent = on ? 'Stop maintenance' : 'Start maintenance';
+}
+
+const isOutage = (fault) => fault.kind === 'unavailable' && !fault.match;
+
+async function refresh() {
+  [state, faults] = await Promise.all([admin('GET', '/state'), admin('GET', '/faults')]);
+  renderServers();
+  renderServer();
+  renderFaults();
+}
+
+async function pollJournal() {
+  try {
+    const entries = await admin('GET', '/requests');
+    table('journal', ['#', 'Time', 'Method', 'Path', 'Server', 'Status', 'Fault'], entries.slice(-50).reverse().map((entry) => [
+      entry.id, entry.time, entry.method, entry.path, entry.serverId ?? '',
+      el('span', entry.status, entry.status >= 400 || entry.status === 0 ? 'bad' : ''), entry.fault ?? '',
+    ]));
+  } catch {}
+}
+
+document.getElementById('server').addEventListener('change', renderServer);
+for (const id of ['search', 'status', 'list-filter']) document.getElementById(id).addEventListener('input', renderServer);
+document.getElementById('outage').addEventListener('click', async () => {
+  const outages = faults.filter(isOutage);
+  if (outages.length > 0) for (const fault of outages) await admin('DELETE', '/faults/' + fault.id);
+  else await admin('POST', '/maintenance', {});
+  await refresh();
+});
+document.getElementById('clear-faults').addEventListener('click', async () => { await admin('DELETE', '/faults'); await refresh(); });
+document.getElementById('reset').addEventListener('click', async () => { await admin('POST', '/reset'); await refresh(); });
+
+refresh();
+pollJournal();
+setInterval(pollJournal, 1000);
+setInterval(refresh, 3000);
+</script>
+</body>
+</html>
+`;
