@@ -19,7 +19,6 @@ import {
   isPositiveId,
   joinPath,
   optionalArray,
-  pathOf,
   type Where,
 } from './seed-check.js';
 import type { ContactSnapshot, Content, CustomField, List, Tenant } from './tenant.js';
