@@ -52,7 +52,21 @@ export const INSPECTOR_PAGE = `<!doctype html>
     <table id="contacts"></table>
   </section>
   <section><h2>Content</h2><table id="content"></table></section>
-  <section><h2>Faults</h2><table id="faults"></table></section>
+  <section>
+    <h2>Faults</h2>
+    <form id="fault-form" class="filters">
+      <select id="fault-kind">
+        <option>unavailable</option><option>no-response</option><option>reset</option>
+        <option>delay</option><option>status</option><option>malformed</option>
+      </select>
+      <input id="fault-path" placeholder="Path glob, e.g. /lists/**" size="16">
+      <input id="fault-value" placeholder="status / delayMs" size="10">
+      <input id="fault-times" placeholder="times" size="5">
+      <button type="submit">Add fault</button>
+      <span id="fault-error" class="bad"></span>
+    </form>
+    <table id="faults"></table>
+  </section>
   <section class="wide"><h2>Request journal <small>(live)</small></h2><table id="journal"></table></section>
 </main>
 <script>
@@ -173,9 +187,12 @@ async function renderContent(server) {
 }
 
 function renderFaults() {
-  table('faults', ['Id', 'Kind', 'Match', 'Hits'], faults.map((fault) => [
-    fault.id, el('span', fault.kind, 'fault'), JSON.stringify(fault.match ?? {}), fault.hits,
-  ]));
+  table('faults', ['Id', 'Kind', 'Match', 'Hits', ''], faults.map((fault) => {
+    const remove = el('button', 'Remove');
+    remove.type = 'button';
+    remove.addEventListener('click', async () => { await admin('DELETE', '/faults/' + fault.id); await refresh(); });
+    return [fault.id, el('span', fault.kind, 'fault'), JSON.stringify(fault.match ?? {}), fault.hits, remove];
+  }));
   const outage = document.getElementById('outage');
   const on = faults.some(isOutage);
   outage.classList.toggle('on', on);
@@ -207,6 +224,26 @@ document.getElementById('outage').addEventListener('click', async () => {
   const outages = faults.filter(isOutage);
   if (outages.length > 0) for (const fault of outages) await admin('DELETE', '/faults/' + fault.id);
   else await admin('POST', '/maintenance', {});
+  await refresh();
+});
+document.getElementById('fault-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const kind = document.getElementById('fault-kind').value;
+  const path = document.getElementById('fault-path').value.trim();
+  const value = document.getElementById('fault-value').value.trim();
+  const times = document.getElementById('fault-times').value.trim();
+  const rule = { kind };
+  if (path) rule.match = { path };
+  if (kind === 'status') rule.status = Number(value);
+  if (kind === 'delay') rule.delayMs = Number(value);
+  if (times) rule.times = Number(times);
+  const response = await fetch('/__admin/faults', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(rule),
+  });
+  // A bad rule is refused by the control API; show its message rather than fail silently.
+  document.getElementById('fault-error').textContent = response.ok ? '' : (await response.json()).message;
   await refresh();
 });
 document.getElementById('clear-faults').addEventListener('click', async () => { await admin('DELETE', '/faults'); await refresh(); });

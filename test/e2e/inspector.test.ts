@@ -101,6 +101,24 @@ describe.skipIf(!available)('the inspector page in headless Chromium', () => {
     await expect.poll(() => fake.faults.list()).toEqual([]);
   });
 
+  it('adds other faults, shows the message of a refused rule, and removes a rule', async () => {
+    await page.selectOption('#fault-kind', 'status');
+    await page.fill('#fault-path', '/lists');
+    await page.fill('#fault-value', '429');
+    await page.click('#fault-form button[type=submit]');
+    await expect
+      .poll(() => fake.faults.list().map((f) => [f.kind, f.status, f.match]))
+      .toEqual([['status', 429, { path: '/lists' }]]);
+    expect((await call(fake, 'GET', 'lists')).status).toBe(429);
+    await page.selectOption('#fault-kind', 'delay');
+    await page.fill('#fault-value', '-5');
+    await page.click('#fault-form button[type=submit]');
+    await expect.poll(() => page.locator('#fault-error').innerText()).toContain('delayMs');
+    expect(fake.faults.list()).toHaveLength(1);
+    await page.locator('#faults button').first().click();
+    await expect.poll(() => fake.faults.list()).toEqual([]);
+  });
+
   it('resets the fake', async () => {
     const { serverId } = fake.addServer();
     await expect.poll(() => page.locator('#server option').count(), { timeout: 5000 }).toBe(3);
