@@ -33,10 +33,6 @@ export class Store {
     this.options = options;
   }
 
-  get defaultMaxContacts(): number {
-    return this.options.defaultMaxContacts;
-  }
-
   tenant(serverId: number): Tenant | undefined {
     return this.tenants.get(serverId);
   }
@@ -45,10 +41,6 @@ export class Store {
     const tenant = this.tenants.get(serverId);
     if (!tenant) throw new UnknownServerError(serverId);
     return tenant;
-  }
-
-  allTenants(): IterableIterator<Tenant> {
-    return this.tenants.values();
   }
 
   /**
