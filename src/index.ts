@@ -33,12 +33,11 @@ export type {
   ServerSeed,
 } from './domain/seed-types.js';
 export type { Credentials } from './domain/store.js';
+export type { Address, ListenOptions } from './listen.js';
 export {
-  type Address,
   createFakeMarketingServer,
   type FakeMarketingServer,
   type FakeMarketingServerOptions,
-  type ListenOptions,
 } from './server.js';
 export type {
   ContactView,

@@ -1,6 +1,7 @@
+import type { Contact } from './domain/model.js';
 import type { ContactStatus } from './domain/rules.js';
 import type { Store } from './domain/store.js';
-import type { Contact, Tenant } from './domain/tenant.js';
+import type { Tenant } from './domain/tenant.js';
 
 /** A contact as `server(id).contact()` shows it: a copy, safe to keep and compare. */
 export interface ContactView {

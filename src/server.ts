@@ -1,26 +1,24 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { API_PREFIX, buildApp } from './app.js';
-import { localhostCertificateOnce } from './certificate.js';
 import type { ControlTarget, Faults, MaintenanceOptions } from './control/control-target.js';
 import { FaultRuleError } from './control/fault-rule.js';
 import { type FaultHandle, FaultSet } from './control/faults.js';
 import { Journal, type JournalEntry } from './control/journal.js';
 import type { RequestMatch } from './control/request-match.js';
-import { InvalidOptionError, SeedError, StateError } from './domain/errors.js';
+import { InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS } from './domain/rules.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
+import { loadSeed, writeFileAtomically } from './files.js';
 import type { PendingDelays } from './http/faults-hook.js';
+import { type Address, isLoopbackHost, type ListenOptions, startServer } from './listen.js';
 import { createServerView, type ServerView } from './server-view.js';
+
+export { loadSeed } from './files.js';
+export type { Address, ListenOptions } from './listen.js';
+export { isLoopbackHost } from './listen.js';
 
 /** Options of {@link createFakeMarketingServer}. */
 export interface FakeMarketingServerOptions {
@@ -43,35 +41,9 @@ export interface FakeMarketingServerOptions {
   adminToken?: string;
 }
 
-/** Options of {@link FakeMarketingServer.listen}. */
-export interface ListenOptions {
-  /** Default 0: any free port. */
-  port?: number;
-  /** Default 127.0.0.1. A host that is not loopback needs `adminToken`. */
-  host?: string;
-  /** Default true: HTTPS, with a self-signed localhost certificate unless key/cert are given. */
-  https?: boolean;
-  key?: string | Buffer;
-  cert?: string | Buffer;
-}
-
-export interface Address {
-  /** `https://127.0.0.1:PORT` */
-  url: string;
-  /** `url + '/marketing/v1'` */
-  baseUrl: string;
-  /** The PEM to trust, when the fake made its own certificate; undefined over plain HTTP. */
-  ca: string | undefined;
-}
-
 const DEFAULT_JOURNAL_SIZE = 1000;
 /** How long close() lets requests in flight finish before it cuts their connections. */
 const CLOSE_GRACE_MS = 2000;
-const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_HOSTS.test(host);
-}
 
 /**
  * Creates a fake Marketing API. It answers `inject()` at once; call `listen()` for a socket.
@@ -110,22 +82,6 @@ function checkOptions(options: FakeMarketingServerOptions) {
   // Without a clock, Date.now: no Date object per request.
   const now = clock ? () => clock().getTime() : Date.now;
   return { maxContacts, journalSize, now, adminToken };
-}
-
-/** Reads a seed given as a file path; objects pass through. */
-export function loadSeed(seed: Seed | string): unknown {
-  if (typeof seed !== 'string') return seed;
-  let text: string;
-  try {
-    text = readFileSync(seed, 'utf8');
-  } catch (error) {
-    throw new SeedError('', `cannot read seed file ${seed}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new SeedError('', `seed file ${seed} is not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 /** The handle of one fake: its state, its test controls, and its socket once listening. */
@@ -220,40 +176,16 @@ export class FakeMarketingServer implements ControlTarget {
   async listen(options: ListenOptions = {}): Promise<Address> {
     if (this.closed) throw new StateError('This fake is closed; create a new one.');
     if (this.listening) throw new StateError(`Already listening on ${this.listening.address.url}.`);
-    const { port = 0, host = '127.0.0.1', https = true } = options;
+    const host = options.host ?? '127.0.0.1';
     if (!isLoopbackHost(host) && !this.adminToken) {
       throw new InvalidOptionError(
         `Listening on ${host}, which is not a loopback address, would expose the control API; ` +
           'set the adminToken option first.',
       );
     }
-    if ((options.key === undefined) !== (options.cert === undefined)) {
-      throw new InvalidOptionError('Give both key and cert, or neither.');
-    }
     const handler = (request: IncomingMessage, response: ServerResponse) =>
       this.app.routing(request, response);
-    let ca: string | undefined;
-    let server: Server;
-    if (https) {
-      const own = options.key === undefined ? await localhostCertificateOnce() : undefined;
-      ca = own?.cert;
-      server = createHttpsServer(
-        { key: own?.key ?? options.key, cert: own?.cert ?? options.cert },
-        handler,
-      );
-    } else {
-      server = createHttpServer(handler);
-    }
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const { port: boundPort } = server.address() as AddressInfo;
-    const url = `${https ? 'https' : 'http'}://${urlHost(host)}:${boundPort}`;
-    const address = { url, baseUrl: url + API_PREFIX, ca };
+    const { server, address } = await startServer(handler, options, API_PREFIX);
     this.listening = { server, address };
     return address;
   }
@@ -362,20 +294,4 @@ export class FakeMarketingServer implements ControlTarget {
     if (!this.listening) throw new StateError('Not listening: call and await listen() first.');
     return this.listening.address;
   }
-}
-
-function writeFileAtomically(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

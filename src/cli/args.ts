@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isLoopbackHost } from '../server.js';
+import { isLoopbackHost } from '../listen.js';
 
 /** A command line that cannot be run as given; the message says what to fix. */
 export class UsageError extends Error {

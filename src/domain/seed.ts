@@ -1,3 +1,4 @@
+import type { ContactSnapshot, Content, CustomField, List } from './model.js';
 import {
   CONTACT_STATUSES,
   type ContactStatus,
@@ -21,7 +22,7 @@ import {
   optionalArray,
   type Where,
 } from './seed-check.js';
-import type { ContactSnapshot, Content, CustomField, List, Tenant } from './tenant.js';
+import type { Tenant } from './tenant.js';
 
 /** What a seed needs from its surroundings. */
 export interface SeedContext {

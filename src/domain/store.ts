@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { constantTimeEqual } from './constant-time.js';
 import { InvalidOptionError, UnknownServerError } from './errors.js';
+import type { TenantSnapshot } from './model.js';
 import { planSeed, type ServerPlan } from './seed.js';
 import type { Seed, ServerSeed } from './seed-types.js';
-import { Tenant, type TenantSnapshot } from './tenant.js';
+import { Tenant } from './tenant.js';
 
 export interface StoreOptions {
   readonly defaultMaxContacts: number;

@@ -1,5 +1,5 @@
 import { ApiError } from '../domain/errors.js';
-import type { AddByEmailRequest, FieldValue } from '../domain/tenant.js';
+import type { AddByEmailRequest, FieldValue } from '../domain/model.js';
 
 /**
  * Request bodies arrive as parsed JSON of any shape. These readers accept property names in any

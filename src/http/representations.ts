@@ -1,4 +1,4 @@
-import type { Content, CustomField, List, Membership } from '../domain/tenant.js';
+import type { Content, CustomField, List, Membership } from '../domain/model.js';
 import { arrayDocument, document, elements } from './xml.js';
 
 /** How one kind of value looks on the wire, in each format. */

@@ -1,0 +1,81 @@
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { localhostCertificateOnce } from './certificate.js';
+import { InvalidOptionError } from './domain/errors.js';
+
+/** Options of `listen()`. */
+export interface ListenOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.1. A host that is not loopback needs `adminToken`. */
+  host?: string;
+  /** Default true: HTTPS, with a self-signed localhost certificate unless key/cert are given. */
+  https?: boolean;
+  key?: string | Buffer;
+  cert?: string | Buffer;
+}
+
+export interface Address {
+  /** `https://127.0.0.1:PORT` */
+  url: string;
+  /** `url + '/marketing/v1'` */
+  baseUrl: string;
+  /** The PEM to trust, when the fake made its own certificate; undefined over plain HTTP. */
+  ca: string | undefined;
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.test(host);
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * A listening HTTP or HTTPS server for `handler`. The fake's app never listens itself: the handle
+ * owns the socket, so the same app serves inject() and any number of listen()/close() cycles.
+ */
+export async function startServer(
+  handler: Handler,
+  options: ListenOptions,
+  apiPrefix: string,
+): Promise<{ server: Server; address: Address }> {
+  const { port = 0, host = '127.0.0.1', https = true } = options;
+  if ((options.key === undefined) !== (options.cert === undefined)) {
+    throw new InvalidOptionError('Give both key and cert, or neither.');
+  }
+  let ca: string | undefined;
+  let server: Server;
+  if (https) {
+    const own = options.key === undefined ? await localhostCertificateOnce() : undefined;
+    ca = own?.cert;
+    server = createHttpsServer(
+      { key: own?.key ?? options.key, cert: own?.cert ?? options.cert },
+      handler,
+    );
+  } else {
+    server = createHttpServer(handler);
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: boundPort } = server.address() as AddressInfo;
+  const url = `${https ? 'https' : 'http'}://${urlHost(host)}:${boundPort}`;
+  return { server, address: { url, baseUrl: url + apiPrefix, ca } };
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
