@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { ADMIN_ROUTES, type AdminRoute } from './routes/admin-table.js';
 import { ERROR_SCHEMA } from './schemas.js';
 
 interface RouteRecord {
@@ -25,7 +26,7 @@ const MEDIA = ['application/json', 'text/xml', 'application/xml'];
 export function recordRoutesForOpenApi(app: FastifyInstance): readonly RouteRecord[] {
   const routes: RouteRecord[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith('/marketing/') && !route.url.startsWith('/__admin')) return;
+    if (!route.url.startsWith('/marketing/')) return;
     for (const method of [route.method].flat()) {
       routes.push({
         method,
@@ -46,9 +47,13 @@ export function buildOpenApi(
   for (const { method, url, schema } of routes) {
     const path = url.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][method.toLowerCase()] = url.startsWith('/__admin')
-      ? adminOperation(url, schema)
-      : apiOperation(url, schema);
+    paths[path][method.toLowerCase()] = apiOperation(url, schema);
+  }
+  for (const route of ADMIN_ROUTES) {
+    const url = `/__admin${route.path}`;
+    const path = url.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = adminOperation(url, route);
   }
   return {
     openapi: '3.1.0',
@@ -139,21 +144,27 @@ function apiOperation(url: string, schema: Record<string, unknown>) {
   };
 }
 
-function adminOperation(url: string, schema: Record<string, unknown>) {
-  const success = String(schema['x-success'] ?? 200);
+function adminOperation(url: string, route: AdminRoute) {
+  const success = String(route.status);
   const json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  const html = route.path === '/ui';
   return {
-    summary: schema.summary,
+    summary: route.summary,
     tags: ['control'],
     security: [{}, { adminToken: [] }],
-    parameters: parameters(url, schema),
-    ...(schema['x-body']
-      ? { requestBody: { content: { 'application/json': { schema: schema['x-body'] } } } }
-      : {}),
+    parameters: parameters(url, {}),
     responses: {
       [success]: {
         description: 'Success.',
-        ...(success === '204' ? {} : { content: { 'application/json': { schema: {} } } }),
+        ...(success === '204'
+          ? {}
+          : {
+              content: {
+                [html ? 'text/html' : 'application/json']: {
+                  schema: html ? { type: 'string' } : {},
+                },
+              },
+            }),
       },
       '4XX': {
         description: 'Bad input, a wrong admin token, or an unknown server or rule.',

@@ -1,4 +1,3 @@
-import type { FastifySchema } from 'fastify';
 import {
   CONTENTS_RESPONSE,
   CUSTOM_FIELD_RESPONSE,
@@ -117,14 +116,3 @@ export const ROUTE_DOCS = {
     response: CONTENTS_RESPONSE,
   },
 } as const;
-
-/** Control API routes: JSON only, documented by summary and success status. */
-export function adminDoc(summary: string, success = 200, body?: unknown): FastifySchema {
-  // Documentation keys only: FastifySchema has none of them, hence the cast.
-  return {
-    summary,
-    tags: ['control'],
-    'x-success': success,
-    ...(body ? { 'x-body': body } : {}),
-  } as FastifySchema;
-}

@@ -200,6 +200,15 @@ describe('control API', () => {
     );
   });
 
+  it('a known control path with a wrong method is a 405 with Allow', async () => {
+    const response = await admin(fake, 'PUT', '/faults');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('DELETE, GET, POST');
+    expect(response.json().message).toBe(
+      'PUT is not allowed on /__admin/faults; use DELETE, GET, POST.',
+    );
+  });
+
   it('bad bodies are 400/415 in JSON', async () => {
     const malformed = await fake.inject({
       method: 'POST',
