@@ -40,8 +40,9 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
       'target ≥ 0.85',
       'fake p50 / p99 ms',
       'bare p50 / p99 ms',
+      'rounds (fake; bare)',
     ]),
-    row(['---', '---:', '---:', '---:', '---', '---', '---']),
+    row(['---', '---:', '---:', '---:', '---', '---', '---', '---']),
     ...ratios.map(({ scenario, fake, bare, ratio }) =>
       row([
         {
