@@ -105,18 +105,19 @@ function isRealCalendarDay(match: RegExpExecArray): boolean {
  * missing ones are assigned in order after the largest id given or already used.
  */
 export function assignIds(
-  items: readonly { readonly path: Where; readonly id: number | undefined }[],
+  given: readonly (number | undefined)[],
+  pathAt: (index: number) => string,
   taken: (id: number) => boolean,
   nextFree: number,
   what: string,
 ): number[] {
   const seen = new Set<number>();
   let largest = nextFree - 1;
-  for (const { path, id } of items) {
-    if (id === undefined) continue;
-    if (seen.has(id) || taken(id)) fail(path, `${what} id ${id} is used twice`);
+  given.forEach((id, index) => {
+    if (id === undefined) return;
+    if (seen.has(id) || taken(id)) fail(pathAt(index), `${what} id ${id} is used twice`);
     seen.add(id);
     largest = Math.max(largest, id);
-  }
-  return items.map(({ id }) => id ?? ++largest);
+  });
+  return given.map((id) => id ?? ++largest);
 }

@@ -20,7 +20,7 @@ import {
   isPositiveId,
   joinPath,
   optionalArray,
-  type Where,
+  pathOf,
 } from './seed-check.js';
 import type { Tenant } from './tenant.js';
 
@@ -60,6 +60,9 @@ const LIST_KEYS = ['id', 'name'] as const;
 const CONTACT_KEYS = ['contactId', 'emailAddress', 'status', 'customFields', 'lists'] as const;
 const CONTENT_KEYS = ['id', 'name', 'created', 'updated'] as const;
 const MAX_KEY_LENGTH = 200;
+// Shared by every contact without values or lists: insertContact only reads them.
+const NO_VALUES: (number | string)[] = [];
+const NO_LISTS: number[] = [];
 
 /**
  * Checks a whole seed against the rules and the servers it extends, and returns what to apply.
@@ -149,7 +152,8 @@ function planFields(value: unknown, path: string, target: Tenant | undefined): C
     fail(path, `${total} custom fields exceed the limit of ${MAX_CUSTOM_FIELDS} per server`);
   }
   const ids = assignIds(
-    items,
+    items.map((item) => item.id),
+    (index) => pathOf(items[index]!.path),
     (id) => target?.fields.has(id) ?? false,
     target?.peekNextIds().field ?? 1,
     'custom field',
@@ -183,7 +187,8 @@ function planLists(value: unknown, path: string, target: Tenant | undefined): Li
     };
   });
   const ids = assignIds(
-    items,
+    items.map((item) => item.id),
+    (index) => pathOf(items[index]!.path),
     (id) => target?.lists.has(id) ?? false,
     target?.peekNextIds().list ?? 1,
     'list',
@@ -204,7 +209,8 @@ function planContacts(
   const listIds = new Set(lists.map((list) => list.id));
   const listExists = (id: number) => listIds.has(id) || (target?.lists.has(id) ?? false);
   const emails = new Set<string>();
-  const givenIds: { path: Where; id: number | undefined }[] = [];
+  const givenIds: (number | undefined)[] = [];
+  const idPath = (index: number) => `${path}[${index}].contactId`;
   const contacts = optionalArray(value, path).map((item, index) => {
     // One lazy path per contact: the strings are made only when something fails.
     const here = () => `${path}[${index}]`;
@@ -225,11 +231,7 @@ function planContacts(
     }
     emails.add(folded);
     const { contactId } = contact;
-    const idPath = () => `${here()}.contactId`;
-    givenIds.push({
-      path: idPath,
-      id: contactId === undefined ? undefined : expectId(contactId, idPath),
-    });
+    givenIds.push(contactId === undefined ? undefined : expectId(contactId, () => idPath(index)));
     return {
       id: 0,
       emailAddress,
@@ -240,6 +242,7 @@ function planContacts(
   });
   const ids = assignIds(
     givenIds,
+    idPath,
     (id) => target?.contacts.has(id) ?? false,
     target?.peekNextIds().contact ?? 1,
     'contact',
@@ -264,7 +267,7 @@ function checkValues(
   contact: () => string,
   fieldId: (name: string) => number | undefined,
 ): (number | string)[] {
-  if (value === undefined) return [];
+  if (value === undefined) return NO_VALUES;
   const where = () => `${contact()}.customFields`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     fail(where, `must be an object of values by custom field name, got ${describe(value)}`);
@@ -293,7 +296,7 @@ function checkMemberships(
   contact: () => string,
   exists: (id: number) => boolean,
 ): number[] {
-  if (value === undefined) return [];
+  if (value === undefined) return NO_LISTS;
   const where = () => `${contact()}.lists`;
   const ids = expectArray(value, where);
   for (let index = 0; index < ids.length; index++) {
@@ -331,7 +334,8 @@ function planContent(
     return { path: idPath, id, name, created, updated };
   });
   const ids = assignIds(
-    items,
+    items.map((item) => item.id),
+    (index) => pathOf(items[index]!.path),
     (id) => target?.content.has(id) ?? false,
     target?.peekNextIds().content ?? 1,
     'content',
