@@ -54,14 +54,11 @@ export function createServerView(store: Store, serverId: number): ServerView {
   const tenant = (): Tenant => store.requireTenant(serverId);
   const viewContact = (contact: Contact): ContactView => {
     const current = tenant();
-    const fields = current.fields;
     return {
       contactId: contact.id,
       emailAddress: contact.emailAddress,
       status: contact.status,
-      customFields: Object.fromEntries(
-        current.valuesOf(contact.id).map(([fieldId, value]) => [fields.get(fieldId)!.name, value]),
-      ),
+      customFields: current.customFieldsOf(contact.id),
       listIds: current.listIdsOf(contact.id),
     };
   };

@@ -153,7 +153,6 @@ function checkMaxContacts(maxContacts: unknown): void {
 }
 
 function exportTenant(tenant: Tenant): ServerSeed {
-  const fieldNames = new Map(Array.from(tenant.fields.values(), (field) => [field.id, field.name]));
   return {
     serverId: tenant.serverId,
     key: tenant.key,
@@ -167,9 +166,7 @@ function exportTenant(tenant: Tenant): ServerSeed {
       contactId: contact.id,
       emailAddress: contact.emailAddress,
       status: contact.status,
-      customFields: Object.fromEntries(
-        tenant.valuesOf(contact.id).map(([fieldId, value]) => [fieldNames.get(fieldId)!, value]),
-      ),
+      customFields: tenant.customFieldsOf(contact.id),
       lists: tenant.listIdsOf(contact.id),
     })),
     content: Array.from(tenant.content.values(), (item) => ({

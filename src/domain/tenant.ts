@@ -70,14 +70,14 @@ export class Tenant {
     return ids;
   }
 
-  /** A contact's values as `[fieldId, value]` pairs, in field order. */
-  valuesOf(contactId: number): [number, string][] {
-    const pairs: [number, string][] = [];
+  /** A contact's values by field name, in field order (own properties, even for `__proto__`). */
+  customFieldsOf(contactId: number): Record<string, string> {
+    const pairs: [string, string][] = [];
     for (const [fieldId, values] of this.values) {
       const value = values.get(contactId);
-      if (value !== undefined) pairs.push([fieldId, value]);
+      if (value !== undefined) pairs.push([this.fields.get(fieldId)!.name, value]);
     }
-    return pairs;
+    return Object.fromEntries(pairs);
   }
 
   /** The ids of a list's members, in the order they joined. */

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 import type { Tenant } from '../domain/tenant.js';
 import { type MediaType, negotiate } from './negotiate.js';
-import type { Representation } from './representations.js';
+import { ERROR, type Representation } from './representations.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +32,16 @@ export function respond<T>(
   const { format, contentType } = responseTypeOf(request);
   reply.header('content-type', contentType);
   return format === 'xml' ? representation.xml(value) : representation.json(value);
+}
+
+/**
+ * The error envelope as a finished string, for answers sent outside a route's schema (injected
+ * faults): the route's schema describes its success body, not this.
+ */
+export function errorBody(request: FastifyRequest, message: string) {
+  const { format, contentType } = responseTypeOf(request);
+  const body = format === 'xml' ? ERROR.xml(message) : JSON.stringify(ERROR.json(message));
+  return { contentType, body };
 }
 
 /** The authenticated tenant: routes behind the auth hook always have one. */

@@ -3,7 +3,8 @@ import { ApiError } from '../domain/errors.js';
 import { respond } from './context.js';
 import { ERROR } from './representations.js';
 
-const BODY_LIMIT = 1024 * 1024;
+/** Largest request body of the emulated API. */
+export const BODY_LIMIT = 1024 * 1024;
 const AUTH_CHALLENGE = 'Basic realm="marketing"';
 
 /** Maps fastify's own errors (parsing, body limits, auth plugin) onto the service's table. */
@@ -48,5 +49,3 @@ export function sendError(
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
   return respond(request, reply, ERROR, apiError.message);
 }
-
-export { BODY_LIMIT };

@@ -10,8 +10,7 @@ import type { FaultKind } from '../control/fault-rule.js';
 import type { Decision, FaultSet } from '../control/faults.js';
 import type { Journal } from '../control/journal.js';
 import { ApiError } from '../domain/errors.js';
-import { responseTypeOf } from './context.js';
-import { ERROR } from './representations.js';
+import { errorBody } from './context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -152,9 +151,7 @@ function sendError(
   message: string,
   headers: Record<string, string>,
 ): void {
-  const { format, contentType } = responseTypeOf(request);
-  // Serialized here rather than by the route's schema: the route's schema is for its success body.
-  const body = format === 'xml' ? ERROR.xml(message) : JSON.stringify(ERROR.json(message));
+  const { contentType, body } = errorBody(request, message);
   reply.code(status).headers(headers).header('content-type', contentType).send(body);
 }
 
@@ -183,9 +180,10 @@ function hold(
 
 /** A 200 whose body stops half-way, promising more than it sends. */
 function sendCutOff(request: FastifyRequest, reply: FastifyReply): void {
-  const { format, contentType } = responseTypeOf(request);
-  const message = 'This response was cut off by an injected fault (malformed).';
-  const full = format === 'xml' ? ERROR.xml(message) : JSON.stringify(ERROR.json(message));
+  const { contentType, body: full } = errorBody(
+    request,
+    'This response was cut off by an injected fault (malformed).',
+  );
   const half = full.slice(0, Math.floor(full.length / 2));
   const response = reply.raw;
   response.writeHead(200, {

@@ -13,10 +13,7 @@ function tenantWithNames(maxContacts = 10): Tenant {
 }
 
 function values(tenant: Tenant, email: string): Record<string, string> {
-  const contact = tenant.contactByEmail(email)!;
-  return Object.fromEntries(
-    tenant.valuesOf(contact.id).map(([id, value]) => [tenant.fields.get(id)!.name, value]),
-  );
+  return tenant.customFieldsOf(tenant.contactByEmail(email)!.id);
 }
 
 const listsOf = (tenant: Tenant, contactId: number) => tenant.listIdsOf(contactId);
