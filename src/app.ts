@@ -1,118 +1,93 @@
-import { readFileSync } from 'node:fs';
 import basicAuth from '@fastify/basic-auth';
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyServerOptions,
-} from 'fastify';
-import type { ControlTarget } from './control/control-target.js';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Core } from './core.js';
 import { ApiError } from './domain/errors.js';
-import type { Store } from './domain/store.js';
-import { BODY_LIMIT, sendError } from './http/error-handler.js';
-import {
-  installTestDoubleHooks,
-  type PendingDelays,
-  type TestDoubleOptions,
-} from './http/faults-hook.js';
-import { recordRouteShapes } from './http/method-not-allowed.js';
 import { createNegotiator } from './http/negotiate.js';
-import { buildOpenApi, recordRoutesForOpenApi } from './http/openapi.js';
-import { ADMIN_PREFIX, adminRoutes } from './http/routes/admin.js';
-import { contentRoutes, thumbnailRoutes } from './http/routes/content.js';
-import { customFieldRoutes } from './http/routes/custom-fields.js';
-import { listRoutes } from './http/routes/lists.js';
-import { unsubscribeRoutes } from './http/routes/unsubscribe.js';
+import { openApiDocument } from './http/openapi.js';
+import { authenticate } from './http/pipeline/auth.js';
+import { limitBody } from './http/pipeline/body.js';
+import { dispatch } from './http/pipeline/dispatch.js';
+import { decideFaults } from './http/pipeline/faults.js';
+import { journalHooks } from './http/pipeline/journal.js';
+import { resolveRoute } from './http/pipeline/route.js';
+import type { AppServices } from './http/route.js';
+import { ROUTES } from './http/routes/table.js';
+import { sendError } from './http/send-error.js';
 import { sharedSerializer } from './http/serializers.js';
 import { ThumbnailSigner } from './http/thumbnails.js';
 
-export const API_PREFIX = '/marketing/v1';
-const PACKAGE_VERSION = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
-export const BETA_PREFIX = '/marketing/beta';
-
-export interface AppOptions extends TestDoubleOptions {
-  readonly store: Store;
-  readonly control: ControlTarget;
-  readonly adminToken: string | undefined;
+export interface AppOptions {
   readonly logger: FastifyServerOptions['logger'];
 }
 
-export interface App {
-  readonly app: FastifyInstance;
-  readonly delays: PendingDelays;
-}
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+/** fastify reads bodies up to the largest route limit; each route's own is checked in `body`. */
+const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
 
-/** Builds the fastify app of one fake: every route, hook and error handler. Never listens. */
-export async function buildApp(options: AppOptions): Promise<App> {
-  const { store, now } = options;
+/**
+ * Builds the fastify app of one fake from its core. Never listens. Every request goes through:
+ *
+ * 1. journal (http/pipeline/journal.ts): notes when a /marketing/ request arrives;
+ * 2. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
+ * 3. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
+ *    parameters of the wrong kind;
+ * 4. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
+ * 5. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
+ * 6. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
+ * 7. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
+ * 8. journal (http/pipeline/journal.ts): records the exchange.
+ *
+ * An error at any step is answered by http/send-error.ts.
+ */
+export async function buildApp(core: Core, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger,
-    bodyLimit: BODY_LIMIT,
-    // The service lists no HEAD; an automatic HEAD per GET would also slow down every new fake.
+    bodyLimit: LARGEST_BODY,
+    // The table answers HEAD with 405 like any method the service does not list.
     exposeHeadRoutes: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     // Bad URLs and the like are answered in the service's error envelope too.
     frameworkErrors: (error, request, reply) => {
-      (reply as FastifyReply).send(sendError(error, request, reply));
+      sendError(error, request, reply);
     },
   });
-
   // Request bodies are JSON only: every other type, text/plain included, gets 415.
   app.removeContentTypeParser('text/plain');
-  app.decorateRequest('tenant', null);
   app.decorate('negotiate', createNegotiator());
+  app.decorateRequest('arrived', 0);
+  app.decorateRequest('journalPending', false);
+  app.decorateRequest('fault', null);
+  app.decorateRequest('operation', null);
+  app.decorateRequest('pathParams', null);
+  app.decorateRequest('routeError', null);
+  app.decorateRequest('tenant', null);
   app.setSerializerCompiler(sharedSerializer);
   app.setErrorHandler(sendError);
-  const allowedMethods = recordRouteShapes(app, '/marketing/');
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
-    const allow = allowedMethods(path);
-    if (allow === undefined)
-      throw new ApiError('ROUTE_NOT_FOUND', { method: request.method, path });
-    reply.header('allow', allow);
-    throw new ApiError('METHOD_NOT_ALLOWED', { method: request.method, path, allow });
-  });
-
-  // Before the API's own hooks: faults are decided before authentication.
-  const delays = installTestDoubleHooks(app, options);
-
-  app.register(basicAuth, {
-    // The WWW-Authenticate challenge is set by the error handler, on every 401 alike.
+  await app.register(basicAuth, {
+    // The WWW-Authenticate challenge comes from the error table, on every 401 alike.
     authenticate: false,
     validate(username, password, request, _reply, done) {
-      request.tenant = store.authenticate(username, password) ?? null;
+      request.tenant = core.store.authenticate(username, password) ?? null;
       done(request.tenant ? undefined : new ApiError('UNAUTHORIZED'));
     },
   });
 
-  const openApiRoutes = recordRoutesForOpenApi(app);
-  let openApi: Record<string, unknown> | undefined;
-  const thumbnails = new ThumbnailSigner();
-  // One scope for the whole emulated API, so Basic auth guards every route in it. Routes are
-  // added directly rather than as plugins: each plugin costs time on every createFakeMarketingServer().
-  app.register(async (api) => {
-    api.addHook('onRequest', api.basicAuth);
-    listRoutes(api, API_PREFIX);
-    unsubscribeRoutes(api, API_PREFIX);
-    customFieldRoutes(api, API_PREFIX);
-    contentRoutes(api, API_PREFIX, { thumbnails, now });
-    // The service's own unsubscribe examples use `beta` for the version segment.
-    unsubscribeRoutes(api, BETA_PREFIX);
-  });
-  thumbnailRoutes(app, { thumbnails, now, store });
-  app.register(adminRoutes, {
-    prefix: ADMIN_PREFIX,
-    control: options.control,
-    adminToken: options.adminToken,
-    openApi: () => {
-      openApi ??= buildOpenApi(openApiRoutes, PACKAGE_VERSION);
-      return openApi;
-    },
-  });
+  const journal = journalHooks(core);
+  app.addHook('onRequest', journal.arrive);
+  app.addHook('onRequest', decideFaults(core, journal));
+  app.addHook('onRequest', resolveRoute);
+  app.addHook('onRequest', authenticate(app, core.adminToken));
+  app.addHook('preParsing', limitBody);
+  app.addHook('onResponse', journal.answered);
 
+  const services: AppServices = {
+    core,
+    thumbnails: new ThumbnailSigner(),
+    openApi: openApiDocument,
+    listAnswers: new WeakMap(),
+  };
+  // One fastify route for the whole table: the table is compiled once per process (routes/table.ts),
+  // so creating a fake registers nothing per endpoint.
+  app.route({ method: METHODS, url: '*', handler: dispatch(services) });
   await app.ready();
-  return { app, delays };
+  return app;
 }

@@ -7,18 +7,12 @@ import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
+import { PACKAGE_VERSION } from './version.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
 /** Bad flags, a bad seed, unreadable files: the user has something to fix. */
 const EXIT_USAGE = 2;
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 function fail(message: string, code: number): never {
   process.stderr.write(`fake-marketing-server: ${message}\n`);
@@ -43,7 +37,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (config.help) return void process.stdout.write(`${USAGE}\n`);
-  if (config.version) return void process.stdout.write(`${version()}\n`);
+  if (config.version) return void process.stdout.write(`${PACKAGE_VERSION}\n`);
 
   const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
   const key = config.key === undefined ? undefined : readPem(config.key, '--key');
@@ -92,7 +86,7 @@ async function main(): Promise<void> {
   }));
   process.stdout.write(
     `${banner({
-      version: version(),
+      version: PACKAGE_VERSION,
       ...address,
       caFile,
       adminToken: config.adminToken !== undefined,

@@ -3,14 +3,13 @@
  * contacts, custom fields, email content) for test suites and local sandboxes.
  */
 
-export type { Faults, MaintenanceOptions } from './control/control-target.js';
-export {
-  FAULT_KINDS,
-  type FaultKind,
-  type FaultRule,
-  FaultRuleError,
-} from './control/fault-rule.js';
-export type { FaultHandle, FaultView } from './control/faults.js';
+export { FAULT_KINDS, type FaultKind, type FaultRule } from './control/fault-rule.js';
+export type {
+  FaultHandle,
+  Faults,
+  FaultView,
+  MaintenanceOptions,
+} from './control/faults.js';
 export type { JournalEntry } from './control/journal.js';
 export type { RequestMatch } from './control/request-match.js';
 export {
@@ -18,6 +17,7 @@ export {
   ApiError,
   type ApiErrorCode,
   FakeMarketingServerError,
+  FaultRuleError,
   InvalidOptionError,
   SeedError,
   StateError,

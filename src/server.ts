@@ -1,47 +1,19 @@
-import { existsSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { API_PREFIX, buildApp } from './app.js';
-import type { ControlTarget, Faults, MaintenanceOptions } from './control/control-target.js';
-import { FaultRuleError } from './control/fault-rule.js';
-import { type FaultHandle, FaultSet } from './control/faults.js';
-import { Journal, type JournalEntry } from './control/journal.js';
+import { buildApp } from './app.js';
+import type { FaultHandle, Faults, MaintenanceOptions } from './control/faults.js';
+import type { JournalEntry } from './control/journal.js';
 import type { RequestMatch } from './control/request-match.js';
+import { Core, type FakeMarketingServerOptions } from './core.js';
 import { InvalidOptionError, StateError } from './domain/errors.js';
-import { DEFAULT_MAX_CONTACTS } from './domain/rules.js';
 import type { Seed } from './domain/seed-types.js';
-import { type Credentials, Store } from './domain/store.js';
-import { loadSeed, writeFileAtomically } from './files.js';
-import type { PendingDelays } from './http/faults-hook.js';
+import type { Credentials } from './domain/store.js';
 import { type Address, isLoopbackHost, type ListenOptions, startServer } from './listen.js';
-import { createServerView, type ServerView } from './server-view.js';
+import { API_PREFIX } from './paths.js';
+import type { ServerView } from './server-view.js';
 
-export { loadSeed } from './files.js';
-export type { Address, ListenOptions } from './listen.js';
-export { isLoopbackHost } from './listen.js';
+export type { FakeMarketingServerOptions } from './core.js';
 
-/** Options of {@link createFakeMarketingServer}. */
-export interface FakeMarketingServerOptions {
-  /** A seed object, or the path of a seed JSON file. */
-  seed?: Seed | string;
-  /**
-   * A file that keeps the state across runs: loaded instead of `seed` when it exists, written by
-   * `saveState()` (and `POST /__admin/save`, and the CLI on a clean exit), atomically.
-   */
-  stateFile?: string;
-  /** Contact cap of servers whose seed sets none. Default 10 000. */
-  maxContacts?: number;
-  /** Time source for every timestamp. Default: real time. */
-  clock?: () => Date;
-  /** Requests kept in the journal (a ring buffer). Default 1000. */
-  journalSize?: number;
-  /** `true`, or pino options, to log requests. Default false. */
-  logger?: boolean | Record<string, unknown>;
-  /** When set, the control API needs `Authorization: Bearer <adminToken>`. */
-  adminToken?: string;
-}
-
-const DEFAULT_JOURNAL_SIZE = 1000;
 /** How long close() lets requests in flight finish before it cuts their connections. */
 const CLOSE_GRACE_MS = 2000;
 
@@ -58,113 +30,41 @@ export function createFakeMarketingServer(
   return FakeMarketingServer.create(options);
 }
 
-function checkOptions(options: FakeMarketingServerOptions) {
-  const maxContacts = options.maxContacts ?? DEFAULT_MAX_CONTACTS;
-  if (!Number.isSafeInteger(maxContacts) || maxContacts < 0) {
-    throw new InvalidOptionError(
-      `maxContacts must be a whole number of 0 or more, got ${maxContacts}`,
-    );
-  }
-  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
-  if (!Number.isSafeInteger(journalSize) || journalSize < 0) {
-    throw new InvalidOptionError(
-      `journalSize must be a whole number of 0 or more, got ${journalSize}`,
-    );
-  }
-  const { clock } = options;
-  if (clock !== undefined && typeof clock !== 'function') {
-    throw new InvalidOptionError('clock must be a function returning a Date');
-  }
-  const { adminToken } = options;
-  if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length === 0)) {
-    throw new InvalidOptionError('adminToken must be a non-empty string');
-  }
-  // Without a clock, Date.now: no Date object per request.
-  const now = clock ? () => clock().getTime() : Date.now;
-  return { maxContacts, journalSize, now, adminToken };
-}
-
 /** The handle of one fake: its state, its test controls, and its socket once listening. */
-export class FakeMarketingServer implements ControlTarget {
+export class FakeMarketingServer {
   /** Fault rules: `add(rule)`, `list()`, `remove(id)`, `clear()`. */
   readonly faults: Faults;
-  private readonly store: Store;
-  private readonly faultSet: FaultSet;
-  private readonly journal: Journal;
-  private readonly adminToken: string | undefined;
-  private readonly stateFile: string | undefined;
-  private app!: FastifyInstance;
-  private delays!: PendingDelays;
+  private readonly core: Core;
+  private readonly app: FastifyInstance;
   private listening: { server: Server; address: Address } | undefined;
   private closed = false;
 
   /** Use {@link createFakeMarketingServer}. */
   static async create(options: FakeMarketingServerOptions = {}): Promise<FakeMarketingServer> {
-    const { maxContacts, journalSize, now, adminToken } = checkOptions(options);
-    const store = new Store({ defaultMaxContacts: maxContacts, now });
-    const { stateFile } = options;
-    const initial = stateFile !== undefined && existsSync(stateFile) ? stateFile : options.seed;
-    if (initial !== undefined) store.seed(loadSeed(initial));
-    store.markBaseline();
-    const fake = new FakeMarketingServer(
-      store,
-      new FaultSet(now),
-      new Journal(journalSize),
-      adminToken,
-      stateFile,
-    );
-    const { app, delays } = await buildApp({
-      store,
-      now,
-      faults: fake.faultSet,
-      journal: fake.journal,
-      control: fake,
-      adminToken,
-      logger: options.logger ?? false,
-    });
-    fake.app = app;
-    fake.delays = delays;
-    return fake;
+    const core = new Core(options);
+    const app = await buildApp(core, { logger: options.logger ?? false });
+    return new FakeMarketingServer(core, app);
   }
 
-  private constructor(
-    store: Store,
-    faults: FaultSet,
-    journal: Journal,
-    adminToken: string | undefined,
-    stateFile: string | undefined,
-  ) {
-    this.store = store;
-    this.faultSet = faults;
-    this.journal = journal;
-    this.adminToken = adminToken;
-    this.stateFile = stateFile;
-    this.faults = {
-      add: (rule) => faults.add(rule),
-      list: () => faults.list(),
-      remove: (id) => faults.remove(id),
-      clear: () => faults.clear(),
-    };
+  private constructor(core: Core, app: FastifyInstance) {
+    this.core = core;
+    this.app = app;
+    this.faults = core.faults;
   }
 
   /** An outage of the whole public API: 503s by default, or no response, or reset connections. */
   maintenance(options: MaintenanceOptions = {}): FaultHandle {
-    const { mode = 'unavailable', ...limits } = options;
-    if (!['unavailable', 'no-response', 'reset'].includes(mode)) {
-      throw new FaultRuleError(
-        `maintenance mode must be unavailable, no-response or reset; got ${JSON.stringify(mode)}.`,
-      );
-    }
-    return this.faultSet.add({ kind: mode, ...limits });
+    return this.core.maintenance(options);
   }
 
   /** The journal, oldest first, optionally filtered like fault matching. */
   requests(filter?: RequestMatch): JournalEntry[] {
-    return this.journal.entries(filter);
+    return this.core.requests(filter);
   }
 
+  /** Empties the journal. */
   clearRequests(): void {
-    this.journal.clear();
+    this.core.clearRequests();
   }
 
   /** A request with no socket (fastify's inject): the fastest way to test. */
@@ -177,7 +77,7 @@ export class FakeMarketingServer implements ControlTarget {
     if (this.closed) throw new StateError('This fake is closed; create a new one.');
     if (this.listening) throw new StateError(`Already listening on ${this.listening.address.url}.`);
     const host = options.host ?? '127.0.0.1';
-    if (!isLoopbackHost(host) && !this.adminToken) {
+    if (!isLoopbackHost(host) && !this.core.adminToken) {
       throw new InvalidOptionError(
         `Listening on ${host}, which is not a loopback address, would expose the control API; ` +
           'set the adminToken option first.',
@@ -212,8 +112,7 @@ export class FakeMarketingServer implements ControlTarget {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.faultSet.clear();
-    this.delays.flush();
+    this.core.drain();
     const listening = this.listening;
     this.listening = undefined;
     if (listening) {
@@ -236,24 +135,22 @@ export class FakeMarketingServer implements ControlTarget {
    * and changes nothing. Seeding an existing serverId adds to that server.
    */
   seed(seed: Seed | string): Credentials[] {
-    return this.store.seed(loadSeed(seed));
+    return this.core.seed(seed);
   }
 
   /** Back to exactly the state after creation; also clears the journal and every fault. */
   reset(): void {
-    this.store.reset();
-    this.journal.clear();
-    this.faultSet.clear();
+    this.core.reset();
   }
 
   /** One server back to its state after creation, or removed if it was added later. */
   resetServer(serverId: number): void {
-    this.store.resetServer(serverId);
+    this.core.resetServer(serverId);
   }
 
   /** The whole state as a seed: `seed(exportState())` on a fresh fake reproduces it. */
   exportState(): Seed {
-    return this.store.exportState();
+    return this.core.exportState();
   }
 
   /**
@@ -261,33 +158,27 @@ export class FakeMarketingServer implements ControlTarget {
    * rename, so a crash mid-write never leaves a half-written file. Returns the file's path.
    */
   saveState(): string {
-    if (this.stateFile === undefined) {
-      throw new StateError(
-        'No state file: create the fake with the stateFile option to save its state.',
-      );
-    }
-    writeFileAtomically(this.stateFile, `${JSON.stringify(this.exportState(), null, 2)}\n`);
-    return this.stateFile;
+    return this.core.saveState();
   }
 
   /** A new tenant; a missing serverId is a free 5-digit number, a missing key a fresh one. */
   addServer(options: { serverId?: number; key?: string; maxContacts?: number } = {}): Credentials {
-    return this.store.addServer(options);
+    return this.core.addServer(options);
   }
 
   /** A new key for the server; the old one gets 401 from then on. Returns the new key. */
   regenerateKey(serverId: number): string {
-    return this.store.regenerateKey(serverId);
+    return this.core.regenerateKey(serverId);
   }
 
   /** The contact cap of one server. */
   setMaxContacts(serverId: number, maxContacts: number): void {
-    this.store.setMaxContacts(serverId, maxContacts);
+    this.core.setMaxContacts(serverId, maxContacts);
   }
 
   /** A read-only view of one server for assertions. */
   server(serverId: number): ServerView {
-    return createServerView(this.store, serverId);
+    return this.core.server(serverId);
   }
 
   private address(): Address {

@@ -1,5 +1,5 @@
-import { FakeMarketingServerError } from '../domain/errors.js';
-import type { RequestMatch } from './request-match.js';
+import { FaultRuleError } from '../domain/errors.js';
+import { parseRequestMatch, type RequestMatch } from './request-match.js';
 
 /** The closed set of ways the fake can misbehave. */
 export const FAULT_KINDS = [
@@ -37,11 +37,6 @@ export interface FaultRule {
   status?: number;
   /** For `delay`: milliseconds to wait before the normal answer. */
   delayMs?: number;
-}
-
-/** A fault rule that is not valid; the message says which field and why. */
-export class FaultRuleError extends FakeMarketingServerError {
-  override name = 'FaultRuleError';
 }
 
 const RULE_KEYS = [
@@ -137,30 +132,4 @@ function parseMatch(input: unknown): RequestMatch {
     invalid('match must be an object such as { "method": "PUT", "path": "/lists/*" }.');
   checkKeys(input, MATCH_KEYS, 'match.');
   return parseRequestMatch(input, 'match.', invalid);
-}
-
-/** Checks `{ method?, path?, serverId? }`; shared by fault rules and journal filters. */
-export function parseRequestMatch(
-  input: Record<string, unknown>,
-  where: string,
-  fail: (message: string) => never,
-): RequestMatch {
-  const match: RequestMatch = {};
-  const { method, path, serverId } = input;
-  if (method !== undefined) {
-    if (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method))
-      fail(`${where}method must be an HTTP method such as "GET".`);
-    match.method = method.toUpperCase();
-  }
-  if (path !== undefined) {
-    if (typeof path !== 'string' || !path.startsWith('/')) {
-      fail(`${where}path must be a glob that starts with "/", such as "/lists/*/contacts".`);
-    }
-    match.path = path;
-  }
-  if (serverId !== undefined) {
-    if (!Number.isInteger(serverId)) fail(`${where}serverId must be a whole number.`);
-    match.serverId = serverId as number;
-  }
-  return match;
 }

@@ -1,4 +1,6 @@
+import { isoTime } from '../domain/rules.js';
 import { type FaultRule, parseFaultRule } from './fault-rule.js';
+import type { PendingRequests } from './pending.js';
 import { seededRandom } from './random.js';
 import { compileMatch, type Matcher, type RequestFacts } from './request-match.js';
 
@@ -35,20 +37,40 @@ interface ActiveRule {
   hits: number;
 }
 
+/** The fault rules of a fake, as its handle and the control API offer them. */
+export interface Faults {
+  /** Adds a rule; it answers matching requests until removed, out of `times`, or past `durationMs`. */
+  add(rule: FaultRule): FaultHandle;
+  list(): FaultView[];
+  /** Ends one rule by id; false when there is none. */
+  remove(id: string): boolean;
+  /** Ends every rule and releases held requests. */
+  clear(): void;
+}
+
+/** Options of `maintenance()`: an outage of the whole public API. */
+export interface MaintenanceOptions {
+  /** How the outage looks to clients; default `unavailable` (503). */
+  mode?: 'unavailable' | 'no-response' | 'reset';
+  durationMs?: number;
+  times?: number;
+}
+
 /**
  * The fault rules of one fake, in the order they were added: the first that matches answers.
- * Requests held by `no-response` are released when their rule is removed, cleared, or the fake
- * closes (a rule that runs out of `times` or `durationMs` leaves its held requests to the client's
- * own timeout, as a real outage would).
+ * Requests a rule holds live in {@link PendingRequests}: they are released when their rule is
+ * removed, cleared, or the fake closes (a rule that runs out of `times` or `durationMs` leaves its
+ * held requests to the client's own timeout, as a real outage would).
  */
 export class FaultSet {
   private readonly rules: ActiveRule[] = [];
-  private readonly holds = new Map<string, Set<() => void>>();
   private readonly now: () => number;
+  private readonly pending: PendingRequests;
   private nextId = 1;
 
-  constructor(now: () => number) {
+  constructor(now: () => number, pending: PendingRequests) {
     this.now = now;
+    this.pending = pending;
   }
 
   /** True when no rule is active: the request path skips fault matching entirely. */
@@ -76,21 +98,22 @@ export class FaultSet {
       id,
       ...rule,
       hits,
-      ...(expiresAt === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
+      ...(expiresAt === undefined ? {} : { expiresAt: isoTime(expiresAt) }),
     }));
   }
 
-  /** Ends one rule; false when no rule has that id. */
+  /** Ends one rule and releases what it holds; false when no rule has that id. */
   remove(id: string): boolean {
     const index = this.rules.findIndex((rule) => rule.id === id);
     if (index !== -1) this.rules.splice(index, 1);
-    const held = this.releaseHolds(id);
+    const held = this.pending.release(id);
     return index !== -1 || held;
   }
 
+  /** Ends every rule and releases every held request. */
   clear(): void {
     this.rules.length = 0;
-    for (const id of [...this.holds.keys()]) this.releaseHolds(id);
+    this.pending.releaseAll();
   }
 
   /** The rule that answers this request, if any; counts the hit against `times`. */
@@ -111,22 +134,6 @@ export class FaultSet {
       return { id: active.id, rule: active.rule, retryAfterSeconds };
     }
     return undefined;
-  }
-
-  /** Registers a held request; the returned function forgets it (the client gave up). */
-  hold(id: string, release: () => void): () => void {
-    const held = this.holds.get(id) ?? new Set();
-    held.add(release);
-    this.holds.set(id, held);
-    return () => held.delete(release);
-  }
-
-  private releaseHolds(id: string): boolean {
-    const held = this.holds.get(id);
-    if (!held) return false;
-    this.holds.delete(id);
-    for (const release of held) release();
-    return true;
   }
 
   private prune(): void {

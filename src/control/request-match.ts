@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { PUBLIC_PREFIX } from '../paths.js';
 
 /** Which requests a fault rule or a journal filter applies to; every part is optional. */
 export interface RequestMatch {
@@ -36,7 +37,7 @@ export function compileMatch(match: RequestMatch | undefined): Matcher {
   const method = match.method?.toUpperCase();
   const { serverId } = match;
   const glob = match.path;
-  const whole = glob?.startsWith('/marketing/') ?? false;
+  const whole = glob?.startsWith(PUBLIC_PREFIX) ?? false;
   const isMatch = glob === undefined ? undefined : picomatch(glob, { dot: true });
   return (request) => {
     if (method !== undefined && request.method !== method) return false;
@@ -46,4 +47,30 @@ export function compileMatch(match: RequestMatch | undefined): Matcher {
     // `/lists/` and `/lists` are the same route, so they match the same globs.
     return isMatch(path) || (path.length > 1 && path.endsWith('/') && isMatch(path.slice(0, -1)));
   };
+}
+
+/** Checks `{ method?, path?, serverId? }`; shared by fault rules and journal filters. */
+export function parseRequestMatch(
+  input: Record<string, unknown>,
+  where: string,
+  fail: (message: string) => never,
+): RequestMatch {
+  const match: RequestMatch = {};
+  const { method, path, serverId } = input;
+  if (method !== undefined) {
+    if (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method))
+      fail(`${where}method must be an HTTP method such as "GET".`);
+    match.method = method.toUpperCase();
+  }
+  if (path !== undefined) {
+    if (typeof path !== 'string' || !path.startsWith('/')) {
+      fail(`${where}path must be a glob that starts with "/", such as "/lists/*/contacts".`);
+    }
+    match.path = path;
+  }
+  if (serverId !== undefined) {
+    if (!Number.isInteger(serverId)) fail(`${where}serverId must be a whole number.`);
+    match.serverId = serverId as number;
+  }
+  return match;
 }

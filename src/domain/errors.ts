@@ -1,9 +1,11 @@
 /**
- * Every error the emulated API can answer with, in one table: a stable code, the HTTP status
- * and the message. Messages quoted by the service description are kept to the letter; the
- * others are ours (see the README's "Behaviour where the service is unspecified").
+ * Every error the package raises, thrown by the handle or answered over HTTP, in one table: a
+ * stable code, the HTTP status it is answered with, and the message. Messages quoted by the
+ * service description are kept to the letter; the others are ours (see the README's "Behaviour
+ * where the service is unspecified"). `{name}` placeholders are filled from the error's params.
  */
 export const API_ERRORS = {
+  // The emulated service.
   INVALID_EMAIL: { status: 400, message: 'The email address is missing or poorly formatted.' },
   UNKNOWN_CUSTOM_FIELD: { status: 400, message: "The custom field '{name}' does not exist." },
   FIELD_NAME_CHARACTERS: {
@@ -16,6 +18,7 @@ export const API_ERRORS = {
   UNAUTHORIZED: {
     status: 401,
     message: 'Invalid credentials: use Basic authentication with the server id and its key.',
+    headers: { 'www-authenticate': 'Basic realm="marketing"' },
   },
   CONTACT_LIMIT: {
     status: 403,
@@ -46,51 +49,107 @@ export const API_ERRORS = {
     status: 415,
     message: "Request bodies must be JSON: send 'Content-Type: application/json', not '{type}'.",
   },
+  INTERNAL: { status: 500, message: 'Internal error: {detail}' },
+  // Injected faults: what a client sees during an outage, or from a `status` rule. The status of
+  // INJECTED_STATUS is the rule's own (any 100 to 599), given when the error is made.
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'The service is temporarily unavailable for maintenance. Please try again later.',
   },
-  INJECTED_STATUS: { status: 500, message: 'Injected fault: {status} {reason}.' },
+  INJECTED_STATUS: { status: 'the rule', message: 'Injected fault: {status} {reason}.' },
+  // The control API.
   ADMIN_UNAUTHORIZED: {
     status: 401,
     message:
       "The control API needs 'Authorization: Bearer <admin token>' with the fake's admin token.",
+    headers: { 'www-authenticate': 'Bearer realm="fake-marketing-server"' },
   },
   ADMIN_BAD_REQUEST: { status: 400, message: '{detail}' },
   ADMIN_NOT_FOUND: { status: 404, message: '{detail}' },
-  INTERNAL: { status: 500, message: 'Internal error: {detail}' },
-} as const satisfies Record<string, { status: number; message: string }>;
+  // Thrown by the handle (and answered by the control API with the same status).
+  SEED_INVALID: { status: 400, message: '{detail}' },
+  FAULT_RULE_INVALID: { status: 400, message: '{detail}' },
+  INVALID_OPTION: { status: 400, message: '{detail}' },
+  UNKNOWN_SERVER: {
+    status: 404,
+    message: 'Server {serverId} does not exist in this fake; create it with addServer() or a seed.',
+  },
+  STATE_CONFLICT: { status: 409, message: '{detail}' },
+} as const satisfies Record<string, ErrorDefinition>;
+
+interface ErrorDefinition {
+  /** The HTTP status; 'the rule' for the one error whose status an injected fault chooses. */
+  readonly status: number | 'the rule';
+  readonly message: string;
+  /** Headers that always go with this error (challenges). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
+type Params = Readonly<Record<string, string | number>>;
+
+/** What every error of the package carries, so one sender can answer any of them. */
+export interface PackageError extends Error {
+  readonly code: ApiErrorCode;
+  readonly status: number;
+  /** Headers to send with the answer: the table's own, then the error's (Allow, Retry-After). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+function fillTemplate(template: string, params: Params): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in params ? String(params[key]) : whole,
+  );
+}
+
+function statusOf(code: ApiErrorCode, given: number | undefined): number {
+  const { status } = API_ERRORS[code];
+  if (typeof status === 'number') return status;
+  if (given === undefined) throw new TypeError(`${code} needs its status`);
+  return given;
+}
+
+function headersOf(code: ApiErrorCode, extra: Readonly<Record<string, string>> | undefined) {
+  const own = (API_ERRORS[code] as ErrorDefinition).headers;
+  return own && extra ? { ...own, ...extra } : (own ?? extra ?? {});
+}
 
 /** An error the emulated service answers with: `status` and `message` go on the wire as they are. */
-export class ApiError extends Error {
+export class ApiError extends Error implements PackageError {
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(
     code: ApiErrorCode,
-    params: Readonly<Record<string, string | number>> = {},
-    headers: Readonly<Record<string, string>> = {},
+    params: Params = {},
+    options: { headers?: Readonly<Record<string, string>>; status?: number } = {},
   ) {
     super(fillTemplate(API_ERRORS[code].message, params));
     this.name = 'ApiError';
     this.code = code;
-    this.status = API_ERRORS[code].status;
-    this.headers = headers;
+    this.status = statusOf(code, options.status);
+    this.headers = headersOf(code, options.headers);
+  }
+
+  /** fastify reads `statusCode` from errors raised while it reads a body. */
+  get statusCode(): number {
+    return this.status;
   }
 }
 
-function fillTemplate(template: string, params: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in params ? String(params[key]) : whole,
-  );
-}
-
 /** Base class of every error the handle throws, so callers can catch them as one family. */
-export class FakeMarketingServerError extends Error {
+export class FakeMarketingServerError extends Error implements PackageError {
   override name = 'FakeMarketingServerError';
+  readonly code: ApiErrorCode;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>> = {};
+
+  constructor(message: string, code: ApiErrorCode = 'INVALID_OPTION') {
+    super(message);
+    this.code = code;
+    this.status = statusOf(code, undefined);
+  }
 }
 
 /** A seed (object or file) is not valid; the message names the exact path, e.g. `servers[0].contacts[3].emailAddress`. */
@@ -100,7 +159,12 @@ export class SeedError extends FakeMarketingServerError {
   readonly path: string;
 
   constructor(path: string, problem: string) {
-    super(path ? `${path}: ${problem}` : problem);
+    super(
+      fillTemplate(API_ERRORS.SEED_INVALID.message, {
+        detail: path ? `${path}: ${problem}` : problem,
+      }),
+      'SEED_INVALID',
+    );
     this.path = path;
   }
 }
@@ -111,7 +175,7 @@ export class UnknownServerError extends FakeMarketingServerError {
   readonly serverId: number;
 
   constructor(serverId: number) {
-    super(`Server ${serverId} does not exist in this fake; create it with addServer() or a seed.`);
+    super(fillTemplate(API_ERRORS.UNKNOWN_SERVER.message, { serverId }), 'UNKNOWN_SERVER');
     this.serverId = serverId;
   }
 }
@@ -119,9 +183,26 @@ export class UnknownServerError extends FakeMarketingServerError {
 /** An option or argument given to the handle is not valid. */
 export class InvalidOptionError extends FakeMarketingServerError {
   override name = 'InvalidOptionError';
+
+  constructor(message: string) {
+    super(fillTemplate(API_ERRORS.INVALID_OPTION.message, { detail: message }), 'INVALID_OPTION');
+  }
 }
 
 /** The handle was used in a way its current state does not allow (e.g. `url` before `listen()`). */
 export class StateError extends FakeMarketingServerError {
   override name = 'StateError';
+
+  constructor(message: string) {
+    super(fillTemplate(API_ERRORS.STATE_CONFLICT.message, { detail: message }), 'STATE_CONFLICT');
+  }
+}
+
+/** A fault rule that is not valid; the message says which field and why. */
+export class FaultRuleError extends FakeMarketingServerError {
+  override name = 'FaultRuleError';
+
+  constructor(detail: string) {
+    super(fillTemplate(API_ERRORS.FAULT_RULE_INVALID.message, { detail }), 'FAULT_RULE_INVALID');
+  }
 }

@@ -46,3 +46,23 @@ export function fieldNameProblem(name: unknown): FieldNameProblem | undefined {
   if (RESERVED_FIELD_NAMES.has(foldCase(name))) return 'reserved';
   return undefined;
 }
+
+/** A whole number of 0 or more (caps, journal sizes, limits). */
+export function isWholeNumber(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** A server id: the Basic-auth username, a 4- or 5-digit number. */
+export function isServerId(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1000 && (value as number) <= 99999;
+}
+
+/** {@link isServerId} for text (a username, a path segment): digits only, no sign or exponent. */
+export function parseServerId(text: string): number | undefined {
+  return /^\d{4,5}$/.test(text) ? Number(text) : undefined;
+}
+
+/** An ISO 8601 UTC timestamp with `Z`, as every timestamp of the service and the fake is shown. */
+export function isoTime(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}

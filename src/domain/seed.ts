@@ -4,7 +4,9 @@ import {
   type ContactStatus,
   fieldNameProblem,
   foldCase,
+  isServerId,
   isValidEmail,
+  isWholeNumber,
   MAX_CUSTOM_FIELDS,
   MAX_FIELD_NAME_LENGTH,
 } from './rules.js';
@@ -86,7 +88,7 @@ export function planSeed(input: unknown, context: SeedContext): ServerPlan[] {
 function planServer(input: unknown, path: string, context: SeedContext): ServerPlan {
   const server = expectObject(input, path, SERVER_KEYS);
   const serverId = server.serverId;
-  if (!Number.isInteger(serverId) || (serverId as number) < 1000 || (serverId as number) > 99999) {
+  if (!isServerId(serverId)) {
     fail(joinPath(path, 'serverId'), `must be a 4- or 5-digit integer, got ${describe(serverId)}`);
   }
   const id = serverId as number;
@@ -122,7 +124,7 @@ function planKey(value: unknown, path: string, target: Tenant | undefined): stri
 
 function planMaxContacts(value: unknown, path: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
+  if (!isWholeNumber(value)) {
     fail(path, `must be a whole number of 0 or more, got ${describe(value)}`);
   }
   return value as number;

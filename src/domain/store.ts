@@ -3,6 +3,7 @@ import { nanoid } from 'nanoid';
 import { constantTimeEqual } from './constant-time.js';
 import { InvalidOptionError, UnknownServerError } from './errors.js';
 import type { TenantSnapshot } from './model.js';
+import { isoTime, isServerId, isWholeNumber, parseServerId } from './rules.js';
 import { planSeed, type ServerPlan } from './seed.js';
 import type { Seed, ServerSeed } from './seed-types.js';
 import { Tenant } from './tenant.js';
@@ -18,7 +19,6 @@ export interface Credentials {
   readonly key: string;
 }
 
-const SERVER_ID = /^\d{4,5}$/;
 const UNKNOWN_SERVER_KEY = 'no server has this key, whatever was sent';
 
 /**
@@ -49,7 +49,8 @@ export class Store {
    * time whether the server exists, the key is wrong, or it is right.
    */
   authenticate(username: string, key: string): Tenant | undefined {
-    const tenant = SERVER_ID.test(username) ? this.tenants.get(Number(username)) : undefined;
+    const serverId = parseServerId(username);
+    const tenant = serverId === undefined ? undefined : this.tenants.get(serverId);
     // Compared even when there is no such server, so timing does not tell ids apart.
     const matches = constantTimeEqual(key, tenant?.key ?? UNKNOWN_SERVER_KEY);
     return tenant && matches ? tenant : undefined;
@@ -68,7 +69,7 @@ export class Store {
 
   addServer(options: { serverId?: number; key?: string; maxContacts?: number } = {}): Credentials {
     const serverId = options.serverId ?? this.freeServerId();
-    if (!Number.isInteger(serverId) || serverId < 1000 || serverId > 99999) {
+    if (!isServerId(serverId)) {
       throw new InvalidOptionError(`serverId must be a 4- or 5-digit integer, got ${serverId}`);
     }
     if (this.tenants.has(serverId)) {
@@ -145,7 +146,7 @@ export class Store {
 }
 
 function checkMaxContacts(maxContacts: unknown): void {
-  if (!Number.isSafeInteger(maxContacts) || (maxContacts as number) < 0) {
+  if (!isWholeNumber(maxContacts)) {
     throw new InvalidOptionError(
       `maxContacts must be a whole number of 0 or more, got ${maxContacts}`,
     );
@@ -172,8 +173,8 @@ function exportTenant(tenant: Tenant): ServerSeed {
     content: Array.from(tenant.content.values(), (item) => ({
       id: item.id,
       name: item.name,
-      created: new Date(item.created).toISOString(),
-      updated: new Date(item.updated).toISOString(),
+      created: isoTime(item.created),
+      updated: isoTime(item.updated),
     })),
   };
 }

@@ -35,6 +35,47 @@ function optionalString(value: unknown, name: string): string | undefined {
   return invalid(`'${name}' must be a string.`);
 }
 
+const EMAIL = { type: 'string', format: 'email', maxLength: 254 } as const;
+
+/** The add-by-email body as the docs show it; {@link readAddByEmail} reads it. */
+export const ADD_BY_EMAIL_BODY = {
+  type: 'object',
+  description: 'Property names match case-insensitively (`EmailAddress`, `CustomFields` too).',
+  required: ['emailAddress'],
+  additionalProperties: false,
+  properties: {
+    emailAddress: EMAIL,
+    customFields: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['Name'],
+        additionalProperties: false,
+        properties: { Name: { type: 'string' }, Value: { type: ['string', 'null'] } },
+      },
+    },
+    firstName: {
+      type: ['string', 'null'],
+      description: 'Only for a new contact; needs a FirstName field.',
+    },
+    lastName: {
+      type: ['string', 'null'],
+      description: 'Only for a new contact; needs a LastName field.',
+    },
+  },
+} as const;
+
+/** The unsubscribe-by-email body as the docs show it; {@link readEmailAddress} reads it. */
+export const EMAIL_BODY = {
+  type: 'object',
+  required: ['emailAddress'],
+  additionalProperties: false,
+  properties: { emailAddress: EMAIL },
+} as const;
+
+/** The remove-by-email query as the docs show it; {@link queryEmailAddress} reads it. */
+export const EMAIL_QUERY = { emailAddress: EMAIL } as const;
+
 const ADD_BY_EMAIL = ['emailaddress', 'customfields', 'firstname', 'lastname'];
 const ADD_BY_EMAIL_WHAT = 'emailAddress, customFields, firstName, lastName';
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 
 /** The two response formats of the service. */
@@ -47,4 +48,18 @@ export function createNegotiator(): (accept: string | undefined) => MediaType {
     cache.set(accept, mediaType);
     return mediaType;
   };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's Accept negotiation, remembered per Accept value. */
+    readonly negotiate: (accept: string | undefined) => MediaType;
+  }
+}
+
+/** JSON or XML, as negotiated from the request's Accept header. */
+export function responseTypeOf(request: FastifyRequest): MediaType {
+  // Requests rejected before routing (a malformed URL) may not reach the app's negotiator.
+  const negotiator = request.server?.negotiate ?? negotiate;
+  return negotiator(request.headers.accept);
 }

@@ -1,12 +1,7 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import { ADMIN_ROUTES, type AdminRoute } from './routes/admin-table.js';
-import { ERROR_SCHEMA } from './schemas.js';
-
-interface RouteRecord {
-  readonly method: string;
-  readonly url: string;
-  readonly schema: Record<string, unknown>;
-}
+import { PACKAGE_VERSION } from '../version.js';
+import { ERROR } from './representations.js';
+import type { PathParam, Route } from './route.js';
+import { ROUTES } from './routes/table.js';
 
 const ERROR_MEANINGS: Record<number, string> = {
   400: 'Bad input: a missing or malformed email address, an unknown custom field, a body that is not a JSON object, or a forbidden character in a field name.',
@@ -22,38 +17,14 @@ const ERROR_MEANINGS: Record<number, string> = {
 const ALWAYS = [401, 404, 405, 503];
 const MEDIA = ['application/json', 'text/xml', 'application/xml'];
 
-/** Records every route as it registers, for {@link buildOpenApi}. */
-export function recordRoutesForOpenApi(app: FastifyInstance): readonly RouteRecord[] {
-  const routes: RouteRecord[] = [];
-  app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith('/marketing/')) return;
-    for (const method of [route.method].flat()) {
-      routes.push({
-        method,
-        url: route.url,
-        schema: (route.schema ?? {}) as Record<string, unknown>,
-      });
-    }
-  });
-  return routes;
-}
-
 /** An OpenAPI 3.1 document of the emulated API and the control API, from the routes' schemas. */
-export function buildOpenApi(
-  routes: readonly RouteRecord[],
-  version: string,
-): Record<string, unknown> {
+export function buildOpenApi(routes: readonly Route[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { method, url, schema } of routes) {
-    const path = url.replace(/:(\w+)/g, '{$1}');
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][method.toLowerCase()] = apiOperation(url, schema);
-  }
-  for (const route of ADMIN_ROUTES) {
-    const url = `/__admin${route.path}`;
-    const path = url.replace(/:(\w+)/g, '{$1}');
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = adminOperation(url, route);
+    paths[path][route.method.toLowerCase()] =
+      route.auth === 'admin' ? adminOperation(route) : apiOperation(route);
   }
   return {
     openapi: '3.1.0',
@@ -83,88 +54,87 @@ export function buildOpenApi(
           description: 'Only when the fake has an admin token.',
         },
       },
-      schemas: { Error: ERROR_SCHEMA },
+      schemas: { Error: ERROR.schema },
     },
     paths,
   };
 }
 
-function parameters(url: string, schema: Record<string, unknown>) {
-  const inPath = [...url.matchAll(/:(\w+)/g)].map(([, name]) => ({
+function parameters(route: Route) {
+  const kinds = (route.params ?? {}) as Record<string, PathParam<unknown>>;
+  const inPath = Object.entries(kinds).map(([name, kind]) => ({
     name,
     in: 'path',
     required: true,
-    schema: name === 'name' ? { type: 'string', minLength: 1 } : { type: 'integer', minimum: 1 },
+    schema: kind.schema,
   }));
-  const query = Object.entries((schema['x-query'] ?? {}) as Record<string, unknown>).map(
-    ([name, querySchema]) => ({ name, in: 'query', required: true, schema: querySchema }),
-  );
+  const query = Object.entries(route.query ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: true,
+    schema,
+  }));
   return [...inPath, ...query];
 }
 
-function apiOperation(url: string, schema: Record<string, unknown>) {
-  const response = (schema.response ?? {}) as Record<string, unknown>;
+const errorContent = Object.fromEntries(
+  MEDIA.map((type) => [type, { schema: { $ref: '#/components/schemas/Error' } }]),
+);
+
+function apiOperation(route: Route) {
   const responses: Record<string, unknown> = {};
-  for (const [status, body] of Object.entries(response)) {
-    if (status === '4xx' || status === '5xx') continue;
-    const empty = (body as { type?: string }).type === 'null';
-    responses[status] = {
-      description: empty ? 'Success, with no body.' : 'Success.',
-      ...(empty
-        ? {}
-        : { content: Object.fromEntries(MEDIA.map((type) => [type, { schema: body }])) }),
-    };
-  }
-  const errors = new Set([...ALWAYS, ...((schema['x-errors'] ?? []) as number[])]);
-  const errorContent = Object.fromEntries(
-    MEDIA.map((type) => [type, { schema: { $ref: '#/components/schemas/Error' } }]),
-  );
+  const { representation, renders } = route;
+  const success = representation
+    ? {
+        content: Object.fromEntries(MEDIA.map((type) => [type, { schema: representation.schema }])),
+      }
+    : renders
+      ? { content: { [renders]: { schema: { type: 'string', format: 'binary' } } } }
+      : {};
+  responses[route.status] = {
+    description: representation || renders ? 'Success.' : 'Success, with no body.',
+    ...success,
+  };
+  const always = route.auth === 'basic' ? ALWAYS : [];
+  const errors = new Set([...always, ...(route.errors ?? [])]);
   for (const status of [...errors].sort()) {
     responses[status] = { description: ERROR_MEANINGS[status], content: errorContent };
   }
-  responses.default = {
-    description:
-      'An injected fault of the test double (kind `status`): any status, with the error body.',
-    content: errorContent,
-  };
+  if (route.auth === 'basic') {
+    responses.default = {
+      description:
+        'An injected fault of the test double (kind `status`): any status, with the error body.',
+      content: errorContent,
+    };
+  }
   return {
-    summary: schema.summary,
-    tags: schema.tags,
-    security: [{ basic: [] }],
-    parameters: parameters(url, schema),
-    ...(schema['x-body']
-      ? {
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: schema['x-body'] } },
-          },
-        }
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: route.tags,
+    security: route.auth === 'basic' ? [{ basic: [] }] : [],
+    parameters: parameters(route),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }
       : {}),
     responses,
   };
 }
 
-function adminOperation(url: string, route: AdminRoute) {
-  const success = String(route.status);
+function adminOperation(route: Route) {
   const json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-  const html = route.path === '/ui';
+  const type = route.renders ?? 'application/json';
   return {
+    operationId: route.operationId,
     summary: route.summary,
-    tags: ['control'],
+    tags: route.tags,
     security: [{}, { adminToken: [] }],
-    parameters: parameters(url, {}),
+    parameters: parameters(route),
     responses: {
-      [success]: {
+      [route.status]: {
         description: 'Success.',
-        ...(success === '204'
+        ...(route.status === 204
           ? {}
-          : {
-              content: {
-                [html ? 'text/html' : 'application/json']: {
-                  schema: html ? { type: 'string' } : {},
-                },
-              },
-            }),
+          : { content: { [type]: { schema: route.renders ? { type: 'string' } : {} } } }),
       },
       '4XX': {
         description: 'Bad input, a wrong admin token, or an unknown server or rule.',
@@ -172,4 +142,12 @@ function adminOperation(url: string, route: AdminRoute) {
       },
     },
   };
+}
+
+let document: Record<string, unknown> | undefined;
+
+/** The OpenAPI document of the whole app: a pure function of the route table, built once. */
+export function openApiDocument(): Record<string, unknown> {
+  document ??= buildOpenApi(ROUTES, PACKAGE_VERSION);
+  return document;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FaultRuleError, parseFaultRule } from '../../src/control/fault-rule.js';
+import { parseFaultRule } from '../../src/control/fault-rule.js';
 import { FaultSet } from '../../src/control/faults.js';
 import { Journal } from '../../src/control/journal.js';
+import { PendingRequests } from '../../src/control/pending.js';
 import { apiPath, compileMatch } from '../../src/control/request-match.js';
+import { FaultRuleError } from '../../src/domain/errors.js';
 
 const request = (method: string, path: string, serverId?: number) => ({ method, path, serverId });
 
@@ -83,7 +85,7 @@ describe('request matching', () => {
 
 describe('FaultSet', () => {
   it('the first rule added that matches wins', () => {
-    const faults = new FaultSet(() => 0);
+    const faults = new FaultSet(() => 0, new PendingRequests());
     faults.add({ kind: 'status', status: 500, match: { method: 'PUT' } });
     faults.add({ kind: 'unavailable' });
     expect(faults.decide(request('PUT', '/marketing/v1/lists/1/contacts'))?.rule.kind).toBe(
@@ -93,7 +95,7 @@ describe('FaultSet', () => {
   });
 
   it('times: answers that many, then the rule removes itself', () => {
-    const faults = new FaultSet(() => 0);
+    const faults = new FaultSet(() => 0, new PendingRequests());
     faults.add({ kind: 'reset', times: 2 });
     expect(faults.decide(request('GET', '/x'))).toBeDefined();
     expect(faults.list()).toMatchObject([{ kind: 'reset', hits: 1 }]);
@@ -104,7 +106,7 @@ describe('FaultSet', () => {
 
   it('durationMs follows the fake clock', () => {
     let now = 1_000;
-    const faults = new FaultSet(() => now);
+    const faults = new FaultSet(() => now, new PendingRequests());
     faults.add({ kind: 'unavailable', durationMs: 5_000 });
     expect(faults.list()[0]?.expiresAt).toBe(new Date(6_000).toISOString());
     now = 3_500;
@@ -118,7 +120,7 @@ describe('FaultSet', () => {
 
   it('probability: the same seed gives the same sequence of hits', () => {
     const hits = (seed: number) => {
-      const faults = new FaultSet(() => 0);
+      const faults = new FaultSet(() => 0, new PendingRequests());
       faults.add({ kind: 'reset', probability: 0.3, seed });
       return Array.from({ length: 200 }, () => (faults.decide(request('GET', '/x')) ? 1 : 0)).join(
         '',
@@ -132,7 +134,7 @@ describe('FaultSet', () => {
   });
 
   it('probability 0 never answers, 1 always does', () => {
-    const faults = new FaultSet(() => 0);
+    const faults = new FaultSet(() => 0, new PendingRequests());
     faults.add({ kind: 'reset', probability: 0 });
     expect(faults.decide(request('GET', '/x'))).toBeUndefined();
     faults.add({ kind: 'unavailable', probability: 1 });
@@ -140,19 +142,20 @@ describe('FaultSet', () => {
   });
 
   it('a bad rule throws and adds nothing', () => {
-    const faults = new FaultSet(() => 0);
+    const faults = new FaultSet(() => 0, new PendingRequests());
     expect(() => faults.add({ kind: 'status' })).toThrow(FaultRuleError);
     expect(faults.list()).toEqual([]);
   });
 
   it('removing a rule releases the requests it holds; clear releases all', () => {
-    const faults = new FaultSet(() => 0);
+    const pending = new PendingRequests();
+    const faults = new FaultSet(() => 0, pending);
     const released: string[] = [];
     const a = faults.add({ kind: 'no-response' });
     const b = faults.add({ kind: 'no-response', match: { method: 'PUT' } });
-    faults.hold(a.id, () => released.push('a1'));
-    const forget = faults.hold(a.id, () => released.push('a2'));
-    faults.hold(b.id, () => released.push('b'));
+    pending.hold(a.id, () => released.push('a1'));
+    const forget = pending.hold(a.id, () => released.push('a2'));
+    pending.hold(b.id, () => released.push('b'));
     forget();
     a.remove();
     expect(released).toEqual(['a1']);

@@ -1,103 +1,239 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ControlTarget } from '../../control/control-target.js';
-import { FaultRuleError } from '../../control/fault-rule.js';
-import { constantTimeEqual } from '../../domain/constant-time.js';
-import {
-  ApiError,
-  InvalidOptionError,
-  SeedError,
-  StateError,
-  UnknownServerError,
-} from '../../domain/errors.js';
-import { toApiError } from '../error-handler.js';
-import { findAdminRoute } from './admin-table.js';
+import { parseRequestMatch } from '../../control/request-match.js';
+import { ApiError } from '../../domain/errors.js';
+import { ADMIN_PREFIX } from '../../paths.js';
+import { INSPECTOR_PAGE } from '../inspector-page.js';
+import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 
-export const ADMIN_PREFIX = '/__admin';
 /** Seeds can be large (a hundred thousand contacts is about 10 MB of JSON). */
 const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
 
-export interface AdminOptions {
-  readonly control: ControlTarget;
-  readonly adminToken: string | undefined;
-  /** The OpenAPI document of the whole app. */
-  readonly openApi: () => Record<string, unknown>;
-}
+/** The page's own inline script and style, and images (thumbnails) from the fake itself. */
+const INSPECTOR_POLICY =
+  "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'";
+
+const common = { auth: 'admin', tags: ['control'], bodyLimit: ADMIN_BODY_LIMIT } as const;
+const server = { serverId: SERVER_ID };
 
 /**
- * The control API under /__admin: JSON only, never journaled and never faulted. One fastify route
- * dispatches the table in admin-table.ts. With an admin token set, every call needs
- * `Authorization: Bearer <token>`.
+ * The control API under /__admin (WireMock's AdminRoutes in spirit): JSON only, never journaled and
+ * never faulted. With an admin token set, every call needs `Authorization: Bearer <token>`.
  */
-export async function adminRoutes(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const { control, adminToken, openApi } = options;
-  app.setErrorHandler(sendAdminError);
-  if (adminToken !== undefined) {
-    app.addHook('onRequest', (request, reply, done) => {
-      const header = request.headers.authorization ?? '';
-      const bearer = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
-      // A browser cannot send a header when it opens a page: the inspector page alone also takes
-      // the token as ?token= (and its script then sends the header).
-      const isPage = request.method === 'GET' && pathOf(request) === '/ui';
-      const given = bearer || (isPage ? queryToken(request.query) : '');
-      if (constantTimeEqual(given, adminToken)) return done();
-      reply.header('www-authenticate', 'Bearer realm="fake-marketing-server"');
-      done(new ApiError('ADMIN_UNAUTHORIZED'));
+export const ADMIN_ROUTES: readonly Route[] = [
+  route({
+    ...common,
+    operationId: 'health',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/health`,
+    summary: 'Is the fake up?',
+    status: 200,
+    handle: () => ({ status: 'ok' }),
+  }),
+  route({
+    ...common,
+    operationId: 'inspector',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/ui`,
+    summary: 'The inspector page (HTML); with an admin token, open it as /__admin/ui?token=...',
+    status: 200,
+    renders: 'text/html',
+    // A browser cannot send a header when it opens a page: this page alone also takes the token
+    // as ?token= (and its script then sends the header).
+    page: true,
+    handle: ({ reply }) => {
+      reply.header('content-security-policy', INSPECTOR_POLICY);
+      return new Rendered('text/html; charset=utf-8', INSPECTOR_PAGE);
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'openApi',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/openapi.json`,
+    summary: 'This document.',
+    status: 200,
+    handle: ({ openApi }) => openApi(),
+  }),
+  route({
+    ...common,
+    operationId: 'exportState',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/state`,
+    summary: 'The whole state, as a seed.',
+    status: 200,
+    handle: ({ core }) => core.exportState(),
+  }),
+  route({
+    ...common,
+    operationId: 'saveState',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/save`,
+    summary: 'Writes the state file (409 without one).',
+    status: 200,
+    handle: ({ core }) => ({ stateFile: core.saveState() }),
+  }),
+  route({
+    ...common,
+    operationId: 'reset',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/reset`,
+    summary: 'Back to the state after creation; journal and faults cleared.',
+    status: 204,
+    handle: ({ core }) => core.reset(),
+  }),
+  route({
+    ...common,
+    operationId: 'seed',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/seed`,
+    summary: 'Adds servers and data (a seed), atomically.',
+    status: 200,
+    handle: ({ core, request }) => core.seed(request.body as never),
+  }),
+  route({
+    ...common,
+    operationId: 'addServer',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/servers`,
+    summary: 'Adds a tenant.',
+    status: 201,
+    handle: ({ core, request }) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const unknown = Object.keys(body).find(
+        (key) => !['serverId', 'key', 'maxContacts'].includes(key),
+      );
+      if (unknown !== undefined) {
+        throw new ApiError('ADMIN_BAD_REQUEST', {
+          detail: `Unknown property '${unknown}'; use serverId, key, maxContacts.`,
+        });
+      }
+      return core.addServer(body);
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'resetServer',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/servers/:serverId/reset`,
+    params: server,
+    summary: 'Resets one tenant.',
+    status: 204,
+    handle: ({ core, params }) => core.resetServer(params.serverId),
+  }),
+  route({
+    ...common,
+    operationId: 'regenerateKey',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/servers/:serverId/regenerate-key`,
+    params: server,
+    summary: 'A new key; the old one gets 401.',
+    status: 200,
+    handle: ({ core, params: { serverId } }) => ({ serverId, key: core.regenerateKey(serverId) }),
+  }),
+  route({
+    ...common,
+    operationId: 'setMaxContacts',
+    method: 'PUT',
+    path: `${ADMIN_PREFIX}/servers/:serverId/max-contacts`,
+    params: server,
+    summary: 'Sets the contact cap.',
+    status: 200,
+    handle: ({ core, params: { serverId }, request }) => {
+      const body = request.body as { maxContacts?: unknown } | undefined;
+      core.setMaxContacts(serverId, body?.maxContacts as number);
+      return { serverId, maxContacts: body?.maxContacts };
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'requests',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/requests`,
+    summary: 'The request journal, oldest first; filters method, path, serverId.',
+    status: 200,
+    handle: ({ core, request }) => core.requests(journalFilter(request.query)),
+  }),
+  route({
+    ...common,
+    operationId: 'clearRequests',
+    method: 'DELETE',
+    path: `${ADMIN_PREFIX}/requests`,
+    summary: 'Clears the journal.',
+    status: 204,
+    handle: ({ core }) => core.clearRequests(),
+  }),
+  route({
+    ...common,
+    operationId: 'listFaults',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/faults`,
+    summary: 'The fault rules.',
+    status: 200,
+    handle: ({ core }) => core.faults.list(),
+  }),
+  route({
+    ...common,
+    operationId: 'addFault',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/faults`,
+    summary: 'Adds a fault rule.',
+    status: 201,
+    handle: ({ core, request }) => {
+      const { id } = core.faults.add(request.body as never);
+      return core.faults.list().find((fault) => fault.id === id);
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'maintenance',
+    method: 'POST',
+    path: `${ADMIN_PREFIX}/maintenance`,
+    summary: 'An outage of the whole public API.',
+    status: 201,
+    handle: ({ core, request }) => {
+      const { id } = core.maintenance((request.body ?? {}) as never);
+      return core.faults.list().find((fault) => fault.id === id);
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'clearFaults',
+    method: 'DELETE',
+    path: `${ADMIN_PREFIX}/faults`,
+    summary: 'Ends every fault rule.',
+    status: 204,
+    handle: ({ core }) => core.faults.clear(),
+  }),
+  route({
+    ...common,
+    operationId: 'removeFault',
+    method: 'DELETE',
+    path: `${ADMIN_PREFIX}/faults/:id`,
+    params: { id: TEXT },
+    summary: 'Ends one fault rule.',
+    status: 204,
+    handle: ({ core, params }) => {
+      if (!core.faults.remove(params.id)) {
+        throw new ApiError('ADMIN_NOT_FOUND', {
+          detail: `No fault rule has the id '${params.id}'.`,
+        });
+      }
+    },
+  }),
+];
+
+function journalFilter(query: unknown) {
+  const { serverId, ...rest } = (query ?? {}) as Record<string, unknown>;
+  const unknown = Object.keys(rest).filter((key) => key !== 'method' && key !== 'path');
+  if (unknown.length > 0) {
+    throw new ApiError('ADMIN_BAD_REQUEST', {
+      detail: `Unknown filter '${unknown[0]}'; use method, path, serverId.`,
     });
   }
-
-  app.route({
-    method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'],
-    url: '/*',
-    bodyLimit: ADMIN_BODY_LIMIT,
-    handler: async (request, reply) => {
-      const found = findAdminRoute(request.method, pathOf(request));
-      if (!found) {
-        throw new ApiError('ADMIN_NOT_FOUND', {
-          detail: `No control route matches ${request.method} ${request.url}.`,
-        });
-      }
-      if ('allow' in found) {
-        reply.header('allow', found.allow);
-        throw new ApiError('METHOD_NOT_ALLOWED', {
-          method: request.method,
-          path: request.url.split('?')[0]!,
-          allow: found.allow,
-        });
-      }
-      const result = found.route.handle({ control, openApi, params: found.params }, request, reply);
-      if (reply.sent) return reply;
-      reply.code(found.route.status);
-      return found.route.status === 204 ? reply.send() : result;
-    },
+  const input =
+    serverId === undefined
+      ? rest
+      : { ...rest, serverId: /^\d+$/.test(String(serverId)) ? Number(serverId) : serverId };
+  return parseRequestMatch(input, '', (detail) => {
+    throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });
   });
-}
-
-/** The path after /__admin, without the query string. */
-function pathOf(request: FastifyRequest): string {
-  const path = request.url.slice(ADMIN_PREFIX.length).split('?')[0]!;
-  return path === '' ? '/' : path;
-}
-
-function queryToken(query: unknown): string {
-  const token = (query as { token?: unknown } | undefined)?.token;
-  return typeof token === 'string' ? token : '';
-}
-
-/** Control API errors are always JSON: `{ message }`, and `path` for seed errors. */
-function sendAdminError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof SeedError)
-    return reply.code(400).send({ message: error.message, path: error.path });
-  if (error instanceof FaultRuleError || error instanceof InvalidOptionError) {
-    return reply.code(400).send({ message: error.message });
-  }
-  if (error instanceof UnknownServerError) return reply.code(404).send({ message: error.message });
-  if (error instanceof StateError) return reply.code(409).send({ message: error.message });
-  const apiError = toApiError(error, request);
-  if (apiError.status >= 500)
-    request.log.error({ err: error }, 'unexpected error in the control API');
-  for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
-  return reply
-    .code(apiError.status)
-    .type('application/json; charset=utf-8')
-    .send({ message: apiError.message });
 }

@@ -1,55 +1,57 @@
-import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
-import type { Store } from '../../domain/store.js';
-import { respond, tenantOf } from '../context.js';
+import { API_PREFIX, THUMBNAILS_PREFIX } from '../../paths.js';
 import { CONTENTS, type ContentView } from '../representations.js';
-import { ROUTE_DOCS } from '../route-docs.js';
-import { THUMBNAIL_LIFETIME_MS, THUMBNAIL_PNG, type ThumbnailSigner } from '../thumbnails.js';
+import { API_BODY_LIMIT, Rendered, type Route, route, TEXT } from '../route.js';
+import { THUMBNAIL_LIFETIME_MS, THUMBNAIL_PNG } from '../thumbnails.js';
 
-export interface ContentRouteOptions {
-  readonly thumbnails: ThumbnailSigner;
-  readonly now: () => number;
-}
-
-/** GET /content: each call mints thumbnail URLs that work for an hour. */
-export function contentRoutes(
-  app: FastifyInstance,
-  prefix: string,
-  options: ContentRouteOptions,
-): void {
-  const { thumbnails, now } = options;
-  app.get(`${prefix}/content`, { schema: ROUTE_DOCS.getContent }, (request, reply) => {
-    const tenant = tenantOf(request);
-    const expires = now() + THUMBNAIL_LIFETIME_MS;
-    const origin = `${request.protocol}://${request.host}`;
-    const views = Array.from(tenant.content.values(), (item): ContentView => {
-      const token = thumbnails.token({ serverId: tenant.serverId, contentId: item.id, expires });
-      return {
-        ...item,
-        thumbnailUrl: `${origin}/thumbnails/${token}.png`,
-        thumbnailExpiration: expires,
-      };
-    });
-    return respond(request, reply, CONTENTS, views);
-  });
-}
-
-export interface ThumbnailRouteOptions extends ContentRouteOptions {
-  readonly store: Store;
-}
-
-/** The thumbnail images themselves: no credentials (the URL is the ticket), 404 once expired. */
-export function thumbnailRoutes(app: FastifyInstance, options: ThumbnailRouteOptions): void {
-  const { thumbnails, now, store } = options;
-  app.get<{ Params: { file: string } }>('/thumbnails/:file', (request, reply) => {
-    const ticket = request.params.file.endsWith('.png')
-      ? thumbnails.read(request.params.file.slice(0, -'.png'.length))
-      : undefined;
-    const exists = ticket && store.tenant(ticket.serverId)?.content.has(ticket.contentId);
-    if (!ticket || !exists || now() >= ticket.expires) throw new ApiError('THUMBNAIL_NOT_FOUND');
-    return reply
-      .header('content-type', 'image/png')
-      .header('cache-control', 'private, max-age=60')
-      .send(THUMBNAIL_PNG);
-  });
-}
+/** GET /content, whose every call mints thumbnail URLs that work for an hour, and the thumbnails. */
+export const CONTENT_ROUTES: readonly Route[] = [
+  route({
+    operationId: 'getContent',
+    method: 'GET',
+    path: `${API_PREFIX}/content`,
+    auth: 'basic',
+    tags: ['content'],
+    bodyLimit: API_BODY_LIMIT,
+    summary: 'Email content, with thumbnail URLs valid for an hour.',
+    status: 200,
+    representation: CONTENTS,
+    handle: ({ request, tenant, thumbnails, core }) => {
+      const expires = core.now() + THUMBNAIL_LIFETIME_MS;
+      const origin = `${request.protocol}://${request.host}`;
+      return Array.from(tenant.content.values(), (item): ContentView => {
+        const token = thumbnails.token({ serverId: tenant.serverId, contentId: item.id, expires });
+        return {
+          ...item,
+          thumbnailUrl: `${origin}${THUMBNAILS_PREFIX}/${token}.png`,
+          thumbnailExpiration: expires,
+        };
+      });
+    },
+  }),
+  route({
+    operationId: 'getThumbnail',
+    method: 'GET',
+    path: `${THUMBNAILS_PREFIX}/:file`,
+    params: { file: TEXT },
+    // No credentials: the signed URL is the ticket; 404 once it has expired.
+    auth: 'none',
+    tags: ['content'],
+    bodyLimit: API_BODY_LIMIT,
+    summary: 'A thumbnail image, from a URL that GET /content minted (valid for an hour).',
+    status: 200,
+    renders: 'image/png',
+    errors: [404],
+    handle: ({ params, thumbnails, core, reply }) => {
+      const ticket = params.file.endsWith('.png')
+        ? thumbnails.read(params.file.slice(0, -'.png'.length))
+        : undefined;
+      const exists = ticket && core.store.tenant(ticket.serverId)?.content.has(ticket.contentId);
+      if (!ticket || !exists || core.now() >= ticket.expires) {
+        throw new ApiError('THUMBNAIL_NOT_FOUND');
+      }
+      reply.header('cache-control', 'private, max-age=60');
+      return new Rendered('image/png', THUMBNAIL_PNG);
+    },
+  }),
+];

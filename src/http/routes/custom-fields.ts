@@ -1,42 +1,59 @@
-import type { FastifyInstance } from 'fastify';
-import { pathId, respond, tenantOf } from '../context.js';
+import { API_PREFIX } from '../../paths.js';
 import { CUSTOM_FIELD, CUSTOM_FIELDS } from '../representations.js';
-import { ROUTE_DOCS } from '../route-docs.js';
+import { API_BODY_LIMIT, ID, type Route, route, TEXT } from '../route.js';
+
+const common = { auth: 'basic', tags: ['custom fields'], bodyLimit: API_BODY_LIMIT } as const;
+const CREATE_SUMMARY =
+  'Creates a custom field (at most 20; 1 to 50 characters; not EmailAddress, ContactId or Id).';
 
 /** Listing, creating and deleting custom fields. */
-export function customFieldRoutes(app: FastifyInstance, prefix: string): void {
-  app.get(`${prefix}/customfields`, { schema: ROUTE_DOCS.getCustomFields }, (request, reply) => {
-    const tenant = tenantOf(request);
-    return respond(request, reply, CUSTOM_FIELDS, {
+export const CUSTOM_FIELD_ROUTES: readonly Route[] = [
+  route({
+    ...common,
+    operationId: 'getCustomFields',
+    method: 'GET',
+    path: `${API_PREFIX}/customfields`,
+    summary: "The server's custom fields.",
+    status: 200,
+    representation: CUSTOM_FIELDS,
+    handle: ({ tenant }) => ({ serverId: tenant.serverId, items: tenant.fields.values() }),
+  }),
+  route({
+    ...common,
+    operationId: 'createCustomField',
+    method: 'POST',
+    path: `${API_PREFIX}/customfields/:name`,
+    params: { name: TEXT },
+    summary: CREATE_SUMMARY,
+    status: 200,
+    representation: CUSTOM_FIELD,
+    errors: [400, 409],
+    handle: ({ tenant, params }) => ({
       serverId: tenant.serverId,
-      items: tenant.fields.values(),
-    });
-  });
-
-  const create = { schema: ROUTE_DOCS.createCustomField };
-  app.post<{ Params: { name: string } }>(
-    `${prefix}/customfields/:name`,
-    create,
-    (request, reply) => {
-      const tenant = tenantOf(request);
-      const field = tenant.createField(request.params.name);
-      return respond(request, reply, CUSTOM_FIELD, { serverId: tenant.serverId, field });
-    },
-  );
-
+      field: tenant.createField(params.name),
+    }),
+  }),
   // No name at all is a name of length 0: the service's length message, not a 404.
-  app.post(`${prefix}/customfields`, create, (request, reply) => {
-    const tenant = tenantOf(request);
-    const field = tenant.createField('');
-    return respond(request, reply, CUSTOM_FIELD, { serverId: tenant.serverId, field });
-  });
-
-  app.delete<{ Params: { customFieldNameId: string } }>(
-    `${prefix}/customfields/:customFieldNameId`,
-    { schema: ROUTE_DOCS.deleteCustomField },
-    (request, reply) => {
-      tenantOf(request).deleteField(pathId(request, request.params.customFieldNameId));
-      return reply.code(204).send();
-    },
-  );
-}
+  route({
+    ...common,
+    operationId: 'createCustomFieldWithoutName',
+    method: 'POST',
+    path: `${API_PREFIX}/customfields`,
+    summary: `${CREATE_SUMMARY} Without a name: the length error.`,
+    status: 200,
+    representation: CUSTOM_FIELD,
+    errors: [400, 409],
+    handle: ({ tenant }) => ({ serverId: tenant.serverId, field: tenant.createField('') }),
+  }),
+  route({
+    ...common,
+    operationId: 'deleteCustomField',
+    method: 'DELETE',
+    path: `${API_PREFIX}/customfields/:customFieldNameId`,
+    params: { customFieldNameId: ID },
+    summary: 'Deletes a custom field and every value stored under it.',
+    status: 204,
+    errors: [404],
+    handle: ({ tenant, params }) => tenant.deleteField(params.customFieldNameId),
+  }),
+];

@@ -1,83 +1,91 @@
-import type { FastifyInstance } from 'fastify';
-import type { Tenant } from '../../domain/tenant.js';
-import { queryEmailAddress, readAddByEmail } from '../bodies.js';
-import { pathId, respond, responseTypeOf, tenantOf } from '../context.js';
+import { API_PREFIX } from '../../paths.js';
+import { ADD_BY_EMAIL_BODY, EMAIL_QUERY, queryEmailAddress, readAddByEmail } from '../bodies.js';
+import { responseTypeOf } from '../negotiate.js';
 import { LISTS, MEMBERSHIP } from '../representations.js';
-import { ROUTE_DOCS } from '../route-docs.js';
-import { LISTS_RESPONSE } from '../schemas.js';
+import { API_BODY_LIMIT, ID, Rendered, type Route, route } from '../route.js';
 import { sharedSerializer } from '../serializers.js';
 
-interface ListParams {
-  Params: { listId: string };
-}
-interface MemberParams {
-  Params: { listId: string; contactId: string };
-}
+const serializeLists = sharedSerializer({ schema: LISTS.schema });
+const tags = ['lists'];
+const common = { auth: 'basic', tags, bodyLimit: API_BODY_LIMIT } as const;
+const member = { listId: ID, contactId: ID };
 
 /** GET /lists and list membership: add by id, add by email, remove by id or by email. */
-export function listRoutes(app: FastifyInstance, prefix: string): void {
-  // The service has no call that changes lists, so GET /lists is answered from a cache that only
-  // seeding (a new listsRevision) or reset (a new Tenant) invalidates.
-  const answers = new WeakMap<Tenant, { revision: number; json?: string; xml?: string }>();
-  const serializeLists = sharedSerializer({ schema: LISTS_RESPONSE[200] });
-  app.get(`${prefix}/lists`, { schema: ROUTE_DOCS.getLists }, (request, reply) => {
-    const tenant = tenantOf(request);
-    let cached = answers.get(tenant);
-    if (cached?.revision !== tenant.listsRevision) {
-      cached = { revision: tenant.listsRevision };
-      answers.set(tenant, cached);
-    }
-    const { format, contentType } = responseTypeOf(request);
-    const lists = { serverId: tenant.serverId, items: tenant.lists.values() };
-    reply.header('content-type', contentType);
-    if (format === 'xml') {
-      cached.xml ??= LISTS.xml(lists);
-      return cached.xml;
-    }
-    cached.json ??= serializeLists(LISTS.json(lists));
-    return cached.json;
-  });
-
-  app.put<MemberParams>(
-    `${prefix}/lists/:listId/contacts/:contactId`,
-    { schema: ROUTE_DOCS.addById },
-    (request, reply) => {
-      const { listId, contactId } = request.params;
-      const membership = tenantOf(request).addToListById(
-        pathId(request, listId),
-        pathId(request, contactId),
-      );
-      return respond(request, reply, MEMBERSHIP, membership);
+export const LIST_ROUTES: readonly Route[] = [
+  route({
+    ...common,
+    operationId: 'getLists',
+    method: 'GET',
+    path: `${API_PREFIX}/lists`,
+    summary: "The server's contact lists.",
+    status: 200,
+    representation: LISTS,
+    // The service has no call that changes lists, so the answer is cached until seeding (a new
+    // listsRevision) or reset (a new Tenant) invalidates it.
+    handle: ({ request, tenant, listAnswers }) => {
+      let cached = listAnswers.get(tenant);
+      if (cached?.revision !== tenant.listsRevision) {
+        cached = { revision: tenant.listsRevision };
+        listAnswers.set(tenant, cached);
+      }
+      const { format, contentType } = responseTypeOf(request);
+      const lists = { serverId: tenant.serverId, items: tenant.lists.values() };
+      if (format === 'xml') {
+        cached.xml ??= LISTS.xml(lists);
+        return new Rendered(contentType, cached.xml);
+      }
+      cached.json ??= serializeLists(LISTS.json(lists));
+      return new Rendered(contentType, cached.json);
     },
-  );
-
-  app.put<ListParams>(
-    `${prefix}/lists/:listId/contacts`,
-    { schema: ROUTE_DOCS.addByEmail },
-    (request, reply) => {
-      const listId = pathId(request, request.params.listId);
-      const membership = tenantOf(request).addToListByEmail(listId, readAddByEmail(request.body));
-      return respond(request, reply, MEMBERSHIP, membership);
-    },
-  );
-
-  app.delete<MemberParams>(
-    `${prefix}/lists/:listId/contacts/:contactId`,
-    { schema: ROUTE_DOCS.removeById },
-    (request, reply) => {
-      const { listId, contactId } = request.params;
-      tenantOf(request).removeFromList(pathId(request, listId), pathId(request, contactId));
-      return reply.code(204).send();
-    },
-  );
-
-  app.delete<ListParams>(
-    `${prefix}/lists/:listId/contacts`,
-    { schema: ROUTE_DOCS.removeByEmail },
-    (request, reply) => {
-      const listId = pathId(request, request.params.listId);
-      tenantOf(request).removeFromListByEmail(listId, queryEmailAddress(request.query));
-      return reply.code(204).send();
-    },
-  );
-}
+  }),
+  route({
+    ...common,
+    operationId: 'addToListById',
+    method: 'PUT',
+    path: `${API_PREFIX}/lists/:listId/contacts/:contactId`,
+    params: member,
+    summary: 'Adds an existing contact to a list (re-adding is not an error).',
+    status: 200,
+    representation: MEMBERSHIP,
+    errors: [404],
+    handle: ({ tenant, params }) => tenant.addToListById(params.listId, params.contactId),
+  }),
+  route({
+    ...common,
+    operationId: 'addToListByEmail',
+    method: 'PUT',
+    path: `${API_PREFIX}/lists/:listId/contacts`,
+    params: { listId: ID },
+    body: ADD_BY_EMAIL_BODY,
+    summary: 'Adds a contact by email address to a list, creating it when new.',
+    status: 200,
+    representation: MEMBERSHIP,
+    errors: [400, 403, 404, 413, 415],
+    handle: ({ tenant, params, request }) =>
+      tenant.addToListByEmail(params.listId, readAddByEmail(request.body)),
+  }),
+  route({
+    ...common,
+    operationId: 'removeFromList',
+    method: 'DELETE',
+    path: `${API_PREFIX}/lists/:listId/contacts/:contactId`,
+    params: member,
+    summary: 'Removes a contact from one list; it stays on its other lists.',
+    status: 204,
+    errors: [404],
+    handle: ({ tenant, params }) => tenant.removeFromList(params.listId, params.contactId),
+  }),
+  route({
+    ...common,
+    operationId: 'removeFromListByEmail',
+    method: 'DELETE',
+    path: `${API_PREFIX}/lists/:listId/contacts`,
+    params: { listId: ID },
+    query: EMAIL_QUERY,
+    summary: 'Removes the contact with this email address from one list.',
+    status: 204,
+    errors: [400, 404],
+    handle: ({ tenant, params, request }) =>
+      tenant.removeFromListByEmail(params.listId, queryEmailAddress(request.query)),
+  }),
+];

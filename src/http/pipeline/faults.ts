@@ -1,0 +1,116 @@
+import { STATUS_CODES } from 'node:http';
+import { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { Decision } from '../../control/faults.js';
+import type { Core } from '../../core.js';
+import { ApiError } from '../../domain/errors.js';
+import { isPublicApi, pathOf } from '../../paths.js';
+import { renderError } from '../send-error.js';
+import type { JournalHooks } from './journal.js';
+
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Injected faults, decided first for every `/marketing/` request: before routing and before
+ * authentication (an outage does not check credentials). Error answers go through the one error
+ * sender; faults that cut the connection are journaled here, with what the client saw.
+ */
+export function decideFaults(core: Core, journal: JournalHooks) {
+  const { faultSet, pending } = core;
+  return function decideFault(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+  ) {
+    if (faultSet.empty || !isPublicApi(request.url)) return done();
+    const decision = faultSet.decide({
+      method: request.method,
+      path: pathOf(request.url),
+      serverId: basicUsername(request.headers.authorization),
+    });
+    if (!decision) return done();
+    const { rule } = decision;
+    request.fault = rule.kind;
+    switch (rule.kind) {
+      case 'delay':
+        return pending.delay(rule.delayMs!, done);
+      case 'unavailable':
+        return done(
+          new ApiError(
+            'SERVICE_UNAVAILABLE',
+            {},
+            { headers: { 'retry-after': String(retryAfter(decision)) } },
+          ),
+        );
+      case 'status':
+        return done(
+          new ApiError(
+            'INJECTED_STATUS',
+            { status: rule.status!, reason: STATUS_CODES[rule.status!] ?? 'Unknown' },
+            { status: rule.status! },
+          ),
+        );
+      case 'reset':
+        reply.hijack();
+        journal.recordNow(request, 0);
+        return cutConnection(request, reply, 'socket hang up (injected fault: reset)');
+      case 'no-response': {
+        reply.hijack();
+        journal.recordNow(request, 0);
+        const forget = pending.hold(decision.id, () =>
+          cutConnection(request, reply, 'no response (injected fault: no-response)'),
+        );
+        // The client gave up: nothing is left to release.
+        reply.raw.once('close', forget);
+        return;
+      }
+      case 'malformed':
+        reply.hijack();
+        journal.recordNow(request, 200);
+        return sendCutOff(request, reply);
+    }
+  };
+}
+
+function retryAfter(decision: Decision): number {
+  return decision.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+}
+
+/** The server id in a Basic Authorization header, without checking the key. */
+function basicUsername(header: string | undefined): number | undefined {
+  if (typeof header !== 'string' || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const username = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+  // Any number, not only valid server ids: a rule may target a username the fake does not know.
+  return /^\d{1,9}$/.test(username) ? Number(username) : undefined;
+}
+
+/** Ends the connection with no response: a real socket is destroyed; inject() rejects. */
+function cutConnection(request: FastifyRequest, reply: FastifyReply, reason: string): void {
+  const socket = request.raw.socket;
+  if (socket instanceof Socket) {
+    socket.destroy();
+  } else {
+    reply.raw.destroy(Object.assign(new Error(reason), { code: 'ECONNRESET' }));
+  }
+}
+
+/** A 200 whose body stops half-way, promising more than it sends. */
+function sendCutOff(request: FastifyRequest, reply: FastifyReply): void {
+  const { contentType, body: full } = renderError(
+    request,
+    'This response was cut off by an injected fault (malformed).',
+  );
+  const half = full.slice(0, Math.floor(full.length / 2));
+  const response = reply.raw;
+  response.writeHead(200, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(full),
+  });
+  const socket = request.raw.socket;
+  if (socket instanceof Socket) {
+    response.write(half, () => socket.destroy());
+  } else {
+    response.end(half);
+  }
+}
