@@ -54,7 +54,18 @@ export function buildOpenApi(routes: readonly Route[], version: string): Record<
           description: 'Only when the fake has an admin token.',
         },
       },
-      schemas: { Error: ERROR.schema },
+      schemas: {
+        Error: ERROR.schema,
+        ControlError: {
+          type: 'object',
+          properties: {
+            message: { type: 'string' },
+            path: { type: 'string', description: 'For a seed error: the path of the bad value.' },
+          },
+          required: ['message'],
+          additionalProperties: false,
+        },
+      },
     },
     paths,
   };
@@ -121,7 +132,7 @@ function apiOperation(route: Route) {
 }
 
 function adminOperation(route: Route) {
-  const json = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  const json = { 'application/json': { schema: { $ref: '#/components/schemas/ControlError' } } };
   const type = route.renders ?? 'application/json';
   return {
     operationId: route.operationId,

@@ -1,12 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { basic, call, KEY, makeFake, OTHER_KEY, SERVER_ID } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { basic, call, KEY, OTHER_KEY, SERVER_ID, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
 const UNAUTHORIZED =
   'Invalid credentials: use Basic authentication with the server id and its key.';

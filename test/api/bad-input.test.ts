@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { AUTH, makeFake } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { AUTH, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeAll(async () => {
-  fake = await makeFake();
-});
-afterAll(() => fake.close());
+const fake = useFake({ perFile: true });
 
 interface BadRequest {
   name: string;

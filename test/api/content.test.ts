@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { createFakeMarketingServer } from '../../src/index.js';
-import { call, elementOrder, smallSeed } from '../helpers/fake.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, elementOrder, makeFake, useFake } from '../helpers/fake.js';
 
 let now: Date;
-let fake: FakeMarketingServer;
-beforeEach(async () => {
+beforeEach(() => {
   now = new Date('2026-11-22T12:00:00.000Z');
-  fake = await createFakeMarketingServer({ seed: smallSeed(), clock: () => now });
 });
-afterEach(() => fake.close());
+const fake = useFake({ clock: () => now });
 
 interface ContentJson {
   id: number;
@@ -107,7 +103,7 @@ describe('GET /content', () => {
 
   it('a thumbnail minted by another fake is not valid here', async () => {
     const [item] = (await call(fake, 'GET', 'content')).json() as ContentJson[];
-    await using other = await createFakeMarketingServer({ seed: smallSeed(), clock: () => now });
+    await using other = await makeFake({ clock: () => now });
     expect((await other.inject({ url: new URL(item!.thumbnailUrl).pathname })).statusCode).toBe(
       404,
     );

@@ -1,31 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
-import { basic, call, makeFake, smallSeed } from '../helpers/fake.js';
+import { basic, call, makeFake, smallSeed, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
-async function admin(
+/** A control API call: no Basic credentials. */
+function admin(
   target: FakeMarketingServer,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
 ) {
-  const response = await target.inject({
-    method,
-    url: `/__admin${path}`,
-    headers,
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    json: () => (response.body ? JSON.parse(response.body) : undefined),
-  };
+  return call(target, method, `/__admin${path}`, { body, headers, auth: null });
 }
 
 describe('control API', () => {

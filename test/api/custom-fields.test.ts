@@ -1,12 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { call, elementOrder, makeFake } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { call, elementOrder, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
 const RESERVED = 'That name is system reserved, please choose another.';
 const TOO_LONG = 'The field Name must be a string with a maximum length of 50.';

@@ -1,13 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { FaultRuleError } from '../../src/index.js';
-import { call, makeFake } from '../helpers/fake.js';
+import { call, makeFake, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
 const addDee = (accept?: string) =>
   call(fake, 'PUT', 'lists/1/contacts', {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createFakeMarketingServer,
   type FakeMarketingServer,
@@ -7,13 +7,9 @@ import {
   StateError,
   UnknownServerError,
 } from '../../src/index.js';
-import { basic, call, makeFake, smallSeed } from '../helpers/fake.js';
+import { basic, call, makeFake, smallSeed, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
 async function dirty(target: FakeMarketingServer) {
   await call(target, 'PUT', 'lists/1/contacts', { body: { emailAddress: 'new@example.com' } });

@@ -1,19 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import {
-  basic,
-  call,
-  elementOrder,
-  makeFake,
-  OTHER_KEY,
-  OTHER_SERVER_ID,
-} from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { basic, call, elementOrder, OTHER_KEY, OTHER_SERVER_ID, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
 describe('GET /lists', () => {
   it("answers the server's lists in JSON: compact, one line", async () => {

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { negotiate } from '../../src/http/negotiate.js';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { call, makeFake } from '../helpers/fake.js';
+import { call, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeAll(async () => {
-  fake = await makeFake();
-});
-afterAll(() => fake.close());
+const fake = useFake({ perFile: true });
 
 describe('Accept negotiation', () => {
   it.each([

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { call, makeFake } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { call, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeAll(async () => {
-  fake = await makeFake();
-});
-afterAll(() => fake.close());
+const fake = useFake({ perFile: true });
 
 describe('routing', () => {
   it.each([

@@ -1,12 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { call, makeFake } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { call, useFake } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-beforeEach(async () => {
-  fake = await makeFake();
-});
-afterEach(() => fake.close());
+const fake = useFake();
 
 const status = (id: number) => fake.server(1234).contact(id)?.status;
 

@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import {
   createFakeMarketingServer,
   type FakeMarketingServer,
@@ -66,6 +67,34 @@ export function makeFake(options: FakeMarketingServerOptions = {}): Promise<Fake
   return createFakeMarketingServer({ seed: smallSeed(), clock: () => FIXED_NOW, ...options });
 }
 
+export interface UseFakeOptions extends FakeMarketingServerOptions {
+  /** One fake for the whole file instead of a fresh one per test (for tests that change nothing). */
+  perFile?: boolean;
+}
+
+/**
+ * The fake of a test file, on the small seed with a fixed clock unless told otherwise: a fresh one
+ * for each test (or one per file), created before and closed after. Use it inside tests only.
+ */
+export function useFake(options: UseFakeOptions = {}): FakeMarketingServer {
+  const { perFile = false, ...fakeOptions } = options;
+  let fake: FakeMarketingServer | undefined;
+  (perFile ? beforeAll : beforeEach)(async () => {
+    fake = await makeFake(fakeOptions);
+  });
+  (perFile ? afterAll : afterEach)(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+  return new Proxy({} as FakeMarketingServer, {
+    get(_target, property) {
+      if (!fake) throw new Error('useFake(): the fake exists inside tests only');
+      const value = Reflect.get(fake, property, fake) as unknown;
+      return typeof value === 'function' ? value.bind(fake) : value;
+    },
+  });
+}
+
 export function basic(serverId: number | string, key: string): string {
   return `Basic ${Buffer.from(`${serverId}:${key}`).toString('base64')}`;
 }
@@ -113,7 +142,8 @@ export async function call(
     status: response.statusCode,
     headers: response.headers,
     body: response.body,
-    json: () => JSON.parse(response.body) as unknown,
+    // biome-ignore lint/suspicious/noExplicitAny: a parsed body is whatever the test asserts it is.
+    json: (): any => (response.body ? JSON.parse(response.body) : undefined),
     xml: () => parseXml(response.body),
   };
 }

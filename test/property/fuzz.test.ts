@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeMarketingServer, type FakeMarketingServer, SeedError } from '../../src/index.js';
-import { AUTH, basic, makeFake, smallSeed } from '../helpers/fake.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createFakeMarketingServer, SeedError } from '../../src/index.js';
+import { AUTH, basic, makeFake, smallSeed, useFake } from '../helpers/fake.js';
 
 const PATH_PARTS = fc.constantFrom(
   'marketing',
@@ -167,13 +167,11 @@ function headersOf(input: FuzzRequest): Record<string, string> {
   return headers;
 }
 
-let fake: FakeMarketingServer;
+const fake = useFake({ perFile: true });
 let baseline: string;
-beforeAll(async () => {
-  fake = await makeFake();
+beforeAll(() => {
   baseline = JSON.stringify(fake.exportState());
 });
-afterAll(() => fake.close());
 
 describe('fuzzing: arbitrary requests never crash, never get a 5xx, never change state when rejected', () => {
   it('through inject', async () => {
