@@ -5,7 +5,7 @@ import { ApiError } from './domain/errors.js';
 import { createNegotiator } from './http/negotiate.js';
 import { openApiDocument } from './http/openapi.js';
 import { authenticate } from './http/pipeline/auth.js';
-import { limitBody } from './http/pipeline/body.js';
+import { keepJsonBodies, limitBody } from './http/pipeline/body.js';
 import { dispatch } from './http/pipeline/dispatch.js';
 import { decideFaults } from './http/pipeline/faults.js';
 import { journalHooks } from './http/pipeline/journal.js';
@@ -52,6 +52,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   });
   // Request bodies are JSON only: every other type, text/plain included, gets 415.
   app.removeContentTypeParser('text/plain');
+  keepJsonBodies(app);
   app.decorate('negotiate', createNegotiator());
   app.decorateRequest('arrived', 0);
   app.decorateRequest('journalPending', false);
@@ -60,6 +61,8 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   app.decorateRequest('pathParams', null);
   app.decorateRequest('routeError', null);
   app.decorateRequest('tenant', null);
+  app.decorateRequest('rawBody', null);
+  app.decorateRequest('sentBody', undefined);
   app.setSerializerCompiler(sharedSerializer);
   app.setErrorHandler(sendError);
   await app.register(basicAuth, {

@@ -48,6 +48,9 @@ async function main(): Promise<void> {
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
       ...(config.maxContacts === undefined ? {} : { maxContacts: config.maxContacts }),
       ...(config.journalSize === undefined ? {} : { journalSize: config.journalSize }),
+      ...(config.journalBodyLimit === undefined
+        ? {}
+        : { journalBodyLimit: config.journalBodyLimit }),
       ...(config.stateFile === undefined ? {} : { stateFile: resolve(config.stateFile) }),
     });
   } catch (error) {

@@ -5,9 +5,10 @@ import {
   type Faults,
   type MaintenanceOptions,
 } from './control/faults.js';
+import { type Har, toHar } from './control/har.js';
 import { Journal, type JournalEntry } from './control/journal.js';
+import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
-import type { RequestMatch } from './control/request-match.js';
 import { FaultRuleError, InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
 import type { Seed } from './domain/seed-types.js';
@@ -30,6 +31,11 @@ export interface FakeMarketingServerOptions {
   clock?: () => Date;
   /** Requests kept in the journal (a ring buffer). Default 1000. */
   journalSize?: number;
+  /**
+   * Bytes of each request and response body the journal keeps; longer bodies are kept cut off,
+   * with a marker and their whole length. Default 65 536 (64 KiB).
+   */
+  journalBodyLimit?: number;
   /** `true`, or pino options, to log requests. Default false. */
   logger?: boolean | Record<string, unknown>;
   /** When set, the control API needs `Authorization: Bearer <adminToken>`. */
@@ -37,6 +43,16 @@ export interface FakeMarketingServerOptions {
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;
+const DEFAULT_JOURNAL_BODY_LIMIT = 64 * 1024;
+const DEFAULT_WAIT_MS = 5000;
+/** Longest wait for a request: a test that needs more is waiting for something else. */
+export const MAX_WAIT_MS = 10 * 60 * 1000;
+
+/** Options of `waitForRequest()`. */
+export interface WaitOptions {
+  /** How long to wait for a matching request, in ms. Default 5000. */
+  timeoutMs?: number;
+}
 const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'];
 
 function wholeNumberOption(value: number | undefined, name: string, fallback: number): number {
@@ -64,10 +80,22 @@ export class Core {
   readonly adminToken: string | undefined;
   private readonly stateFile: string | undefined;
 
-  /** Checks the options and loads the seed (or the state file); throws what to fix. */
-  constructor(options: FakeMarketingServerOptions) {
+  /** The operationIds a journal filter may name. */
+  private readonly operations: ReadonlySet<string>;
+
+  /**
+   * Checks the options and loads the seed (or the state file); throws what to fix. `operations`
+   * are the emulated API's operationIds, from the route table.
+   */
+  constructor(options: FakeMarketingServerOptions, operations: ReadonlySet<string>) {
+    this.operations = operations;
     const maxContacts = wholeNumberOption(options.maxContacts, 'maxContacts', DEFAULT_MAX_CONTACTS);
     const journalSize = wholeNumberOption(options.journalSize, 'journalSize', DEFAULT_JOURNAL_SIZE);
+    const journalBodyLimit = wholeNumberOption(
+      options.journalBodyLimit,
+      'journalBodyLimit',
+      DEFAULT_JOURNAL_BODY_LIMIT,
+    );
     const { clock, adminToken, stateFile } = options;
     if (clock !== undefined && typeof clock !== 'function') {
       throw new InvalidOptionError('clock must be a function returning a Date');
@@ -83,7 +111,7 @@ export class Core {
     const initial = stateFile !== undefined && existsSync(stateFile) ? stateFile : options.seed;
     if (initial !== undefined) this.store.seed(loadSeed(initial));
     this.store.markBaseline();
-    this.journal = new Journal(journalSize);
+    this.journal = new Journal(journalSize, journalBodyLimit);
     const faultSet = new FaultSet(this.now, this.pending);
     this.faultSet = faultSet;
     this.faults = {
@@ -104,8 +132,33 @@ export class Core {
     return this.faultSet.add({ kind: mode, ...limits });
   }
 
-  requests(filter?: RequestMatch): JournalEntry[] {
-    return this.journal.entries(filter);
+  requests(filter?: RequestFilter): JournalEntry[] {
+    return this.journal.entries(this.checkFilter(filter));
+  }
+
+  waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {
+    const checked = this.checkFilter(filter);
+    const { timeoutMs = DEFAULT_WAIT_MS } = options;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_WAIT_MS) {
+      throw new InvalidOptionError(
+        `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${timeoutMs}`,
+      );
+    }
+    return this.journal.waitFor(checked, timeoutMs);
+  }
+
+  requestsHar(filter?: RequestFilter): Har {
+    return toHar(this.requests(filter));
+  }
+
+  /** Checks a journal filter from TypeScript; the control API checks its own with its messages. */
+  checkFilter(
+    filter: unknown,
+    fail: (detail: string) => never = (detail) => {
+      throw new InvalidOptionError(`Bad filter: ${detail}`);
+    },
+  ): RequestFilter {
+    return parseRequestFilter(filter, fail, this.operations);
   }
 
   clearRequests(): void {
@@ -160,5 +213,6 @@ export class Core {
   drain(): void {
     this.faultSet.clear();
     this.pending.drain();
+    this.journal.cancelWaits();
   }
 }

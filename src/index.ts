@@ -10,8 +10,16 @@ export type {
   FaultView,
   MaintenanceOptions,
 } from './control/faults.js';
-export type { JournalEntry } from './control/journal.js';
+export type { Har, HarEntry } from './control/har.js';
+export type {
+  JournalEntry,
+  RecordedBody,
+  RecordedRequest,
+  RecordedResponse,
+} from './control/journal.js';
+export type { NearMiss, RequestFilter } from './control/journal-filter.js';
 export type { RequestMatch } from './control/request-match.js';
+export type { WaitOptions } from './core.js';
 export {
   API_ERRORS,
   ApiError,
@@ -22,6 +30,7 @@ export {
   SeedError,
   StateError,
   UnknownServerError,
+  WaitTimeoutError,
 } from './domain/errors.js';
 export type { ContactStatus } from './domain/rules.js';
 export type {

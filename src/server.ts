@@ -2,12 +2,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from './app.js';
 import type { FaultHandle, Faults, MaintenanceOptions } from './control/faults.js';
+import type { Har } from './control/har.js';
 import type { JournalEntry } from './control/journal.js';
-import type { RequestMatch } from './control/request-match.js';
-import { Core, type FakeMarketingServerOptions } from './core.js';
+import type { RequestFilter } from './control/journal-filter.js';
+import { Core, type FakeMarketingServerOptions, type WaitOptions } from './core.js';
 import { InvalidOptionError, StateError } from './domain/errors.js';
 import type { Seed } from './domain/seed-types.js';
 import type { Credentials } from './domain/store.js';
+import { OPERATIONS } from './http/routes/table.js';
 import { type Address, isLoopbackHost, type ListenOptions, startServer } from './listen.js';
 import { API_PREFIX } from './paths.js';
 import type { ServerView } from './server-view.js';
@@ -41,7 +43,7 @@ export class FakeMarketingServer {
 
   /** Use {@link createFakeMarketingServer}. */
   static async create(options: FakeMarketingServerOptions = {}): Promise<FakeMarketingServer> {
-    const core = new Core(options);
+    const core = new Core(options, OPERATIONS);
     const app = await buildApp(core, { logger: options.logger ?? false });
     return new FakeMarketingServer(core, app);
   }
@@ -57,9 +59,27 @@ export class FakeMarketingServer {
     return this.core.maintenance(options);
   }
 
-  /** The journal, oldest first, optionally filtered like fault matching. */
-  requests(filter?: RequestMatch): JournalEntry[] {
+  /**
+   * The journal, oldest first: each request under `/marketing/` with what the fake answered.
+   * A filter keeps the entries that match all it gives (method, path glob, serverId, status or
+   * status class, operation, fault, sinceId, a partial body); a bad filter throws InvalidOptionError.
+   */
+  requests(filter?: RequestFilter): JournalEntry[] {
     return this.core.requests(filter);
+  }
+
+  /**
+   * The first request that matches the filter, already recorded or arriving within `timeoutMs`
+   * (default 5000). On time-out it rejects with WaitTimeoutError, whose message lists the
+   * recorded requests closest to the filter and what differs in each.
+   */
+  waitForRequest(filter?: RequestFilter, options?: WaitOptions): Promise<JournalEntry> {
+    return this.core.waitForRequest(filter, options);
+  }
+
+  /** The journal (optionally filtered) as an HTTP Archive, HAR 1.2; keys stay redacted. */
+  requestsHar(filter?: RequestFilter): Har {
+    return this.core.requestsHar(filter);
   }
 
   /** Empties the journal. */

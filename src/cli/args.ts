@@ -19,6 +19,7 @@ export interface CliConfig {
   readonly adminToken: string | undefined;
   readonly maxContacts: number | undefined;
   readonly journalSize: number | undefined;
+  readonly journalBodyLimit: number | undefined;
   readonly stateFile: string | undefined;
 }
 
@@ -41,6 +42,9 @@ Options:
   --admin-token <t>    require 'Authorization: Bearer <t>' on the control API
   --max-contacts <n>   contact cap of servers whose seed sets none (default 10000)
   --journal-size <n>   requests kept in the journal (default 1000)
+  --journal-body-limit <bytes>
+                       bytes of each body the journal keeps (default 65536);
+                       longer bodies are kept cut off, with their length
   -h, --help           show this help
   -v, --version        show the version
 
@@ -58,6 +62,7 @@ const OPTIONS = {
   'admin-token': { type: 'string' },
   'max-contacts': { type: 'string' },
   'journal-size': { type: 'string' },
+  'journal-body-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -122,6 +127,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     adminToken,
     maxContacts: wholeNumber(values['max-contacts'], '--max-contacts'),
     journalSize: wholeNumber(values['journal-size'], '--journal-size'),
+    journalBodyLimit: wholeNumber(values['journal-body-limit'], '--journal-body-limit'),
     stateFile: values['state-file'],
   };
 }

@@ -19,7 +19,7 @@ export interface RequestFacts {
   readonly method: string;
   /** The whole path, without the query string. */
   readonly path: string;
-  readonly serverId: number | undefined;
+  readonly serverId?: number | undefined;
 }
 
 const VERSION_PREFIX = /^\/marketing\/(?:v1|beta)(?=\/|$)/;

@@ -1,3 +1,5 @@
+import type { NearMiss } from '../control/journal-filter.js';
+
 /**
  * Every error the package raises, thrown by the handle or answered over HTTP, in one table: a
  * stable code, the HTTP status it is answered with, and the message. Messages quoted by the
@@ -75,6 +77,7 @@ export const API_ERRORS = {
     message: 'Server {serverId} does not exist in this fake; create it with addServer() or a seed.',
   },
   STATE_CONFLICT: { status: 409, message: '{detail}' },
+  REQUEST_NOT_RECEIVED: { status: 404, message: '{detail}' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 interface ErrorDefinition {
@@ -195,6 +198,21 @@ export class StateError extends FakeMarketingServerError {
 
   constructor(message: string) {
     super(fillTemplate(API_ERRORS.STATE_CONFLICT.message, { detail: message }), 'STATE_CONFLICT');
+  }
+}
+
+/** `waitForRequest()` timed out; the message lists the recorded requests closest to the filter. */
+export class WaitTimeoutError extends FakeMarketingServerError {
+  override name = 'WaitTimeoutError';
+  /** The closest recorded requests, with what differs in each. */
+  readonly closest: readonly NearMiss[];
+
+  constructor(message: string, closest: readonly NearMiss[]) {
+    super(
+      fillTemplate(API_ERRORS.REQUEST_NOT_RECEIVED.message, { detail: message }),
+      'REQUEST_NOT_RECEIVED',
+    );
+    this.closest = closest;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type PackageError, SeedError } from '../domain/errors.js';
 import { isControlApi } from '../paths.js';
+import { answer } from './answer.js';
 import { JSON_TYPE, responseTypeOf } from './negotiate.js';
 import { ERROR } from './representations.js';
 import { API_BODY_LIMIT } from './route.js';
@@ -69,10 +70,9 @@ export function sendError(
   }
   reply.code(packageError.status).headers(packageError.headers);
   if (packageError instanceof SeedError && isControlApi(request.url)) {
-    return reply
-      .type(JSON_TYPE.contentType)
-      .send(JSON.stringify({ message: packageError.message, path: packageError.path }));
+    const body = JSON.stringify({ message: packageError.message, path: packageError.path });
+    return answer(reply, JSON_TYPE.contentType, body);
   }
   const { contentType, body } = renderError(request, packageError.message);
-  return reply.type(contentType).send(body);
+  return answer(reply, contentType, body);
 }

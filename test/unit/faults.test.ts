@@ -168,15 +168,24 @@ describe('FaultSet', () => {
 describe('Journal', () => {
   const entry = (i: number) => ({
     arrived: i,
+    durationMs: 1,
+    protocol: 'http',
     method: 'GET',
-    path: `/marketing/v1/lists/${i}`,
+    url: `/marketing/v1/lists/${i}`,
+    query: {},
     serverId: i % 2 ? 1234 : undefined,
+    operation: undefined,
+    format: 'json' as const,
     status: 200,
     fault: undefined,
+    requestHeaders: { host: 'localhost' },
+    requestBody: undefined,
+    responseHeaders: {},
+    responseBody: undefined,
   });
 
   it('keeps the last N entries, oldest first, with ids that keep counting', () => {
-    const journal = new Journal(3);
+    const journal = new Journal(3, 1024);
     for (let i = 1; i <= 5; i++) journal.record(entry(i));
     expect(journal.entries().map((e) => e.id)).toEqual([3, 4, 5]);
     expect(journal.entries()[0]).toEqual({
@@ -184,13 +193,20 @@ describe('Journal', () => {
       time: new Date(3).toISOString(),
       method: 'GET',
       path: '/marketing/v1/lists/3',
+      url: 'http://localhost/marketing/v1/lists/3',
+      queryString: '',
+      query: {},
       serverId: 1234,
       status: 200,
+      format: 'json',
+      durationMs: 1,
+      request: { headers: { host: 'localhost' } },
+      response: { status: 200, headers: {} },
     });
   });
 
   it('filters like fault matching', () => {
-    const journal = new Journal(10);
+    const journal = new Journal(10, 1024);
     for (let i = 1; i <= 4; i++) journal.record(entry(i));
     expect(journal.entries({ serverId: 1234 }).map((e) => e.id)).toEqual([1, 3]);
     expect(journal.entries({ path: '/lists/2' }).map((e) => e.id)).toEqual([2]);
@@ -198,10 +214,10 @@ describe('Journal', () => {
   });
 
   it('size 0 keeps nothing; clear empties it', () => {
-    const off = new Journal(0);
+    const off = new Journal(0, 1024);
     off.record(entry(1));
     expect(off.entries()).toEqual([]);
-    const journal = new Journal(2);
+    const journal = new Journal(2, 1024);
     journal.record(entry(1));
     journal.clear();
     expect(journal.entries()).toEqual([]);
@@ -210,7 +226,7 @@ describe('Journal', () => {
   });
 
   it('stays bounded under many records', () => {
-    const journal = new Journal(100);
+    const journal = new Journal(100, 1024);
     for (let i = 0; i < 100_000; i++) journal.record(entry(i));
     expect(journal.entries()).toHaveLength(100);
     expect(journal.entries().at(-1)?.id).toBe(100_000);

@@ -1,8 +1,28 @@
 import { Transform } from 'node:stream';
-import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 
 type Payload = RequestPayload;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bytes of a JSON body as received, kept by reference for the journal. */
+    rawBody: Buffer | null;
+  }
+}
+
+/**
+ * JSON bodies are parsed by fastify's own parser, as before; this keeps the bytes it read, so the
+ * journal can show a body that did not parse, and bytes that were not text.
+ */
+export function keepJsonBodies(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    request.rawBody = body as Buffer;
+    parse(request, (body as Buffer).toString('utf8'), done);
+  });
+}
 
 /**
  * Each route's own body limit, checked before fastify reads the body (which it then parses as

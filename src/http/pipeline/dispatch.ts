@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answer } from '../answer.js';
 import { JSON_TYPE, responseTypeOf } from '../negotiate.js';
 import type { Representation } from '../representations.js';
 import { type AppServices, Rendered, type Route } from '../route.js';
@@ -32,14 +33,13 @@ export function dispatch(services: AppServices) {
 
 function represent(route: Route, value: unknown, request: FastifyRequest, reply: FastifyReply) {
   if (route.status !== 200) reply.code(route.status);
-  if (value instanceof Rendered) return reply.type(value.contentType).send(value.body);
-  if (value === undefined) return reply.send();
+  if (value instanceof Rendered) return answer(reply, value.contentType, value.body);
+  if (value === undefined) return answer(reply, undefined);
   const { representation } = route;
-  if (!representation) return reply.type(JSON_TYPE.contentType).send(JSON.stringify(value));
+  if (!representation) return answer(reply, JSON_TYPE.contentType, JSON.stringify(value));
   const { format, contentType } = responseTypeOf(request);
-  reply.type(contentType);
-  if (format === 'xml') return reply.send(representation.xml(value));
-  return reply.send(serializerOf(representation)(representation.json(value)));
+  if (format === 'xml') return answer(reply, contentType, representation.xml(value));
+  return answer(reply, contentType, serializerOf(representation)(representation.json(value)));
 }
 
 function serializerOf(representation: Representation<unknown>) {

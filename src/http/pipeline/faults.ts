@@ -5,6 +5,7 @@ import type { Decision } from '../../control/faults.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { isPublicApi, pathOf } from '../../paths.js';
+import { API_BODY_LIMIT } from '../route.js';
 import { renderError } from '../send-error.js';
 import type { JournalHooks } from './journal.js';
 
@@ -34,29 +35,35 @@ export function decideFaults(core: Core, journal: JournalHooks) {
     switch (rule.kind) {
       case 'delay':
         return pending.delay(rule.delayMs!, done);
+      // The client's body is read first, for the journal: a test can then see what a client sent
+      // to an outage, e.g. that its retry repeats the same body.
       case 'unavailable':
-        return done(
-          new ApiError(
-            'SERVICE_UNAVAILABLE',
-            {},
-            { headers: { 'retry-after': String(retryAfter(decision)) } },
+        return keepBody(request, () =>
+          done(
+            new ApiError(
+              'SERVICE_UNAVAILABLE',
+              {},
+              { headers: { 'retry-after': String(retryAfter(decision)) } },
+            ),
           ),
         );
       case 'status':
-        return done(
-          new ApiError(
-            'INJECTED_STATUS',
-            { status: rule.status!, reason: STATUS_CODES[rule.status!] ?? 'Unknown' },
-            { status: rule.status! },
+        return keepBody(request, () =>
+          done(
+            new ApiError(
+              'INJECTED_STATUS',
+              { status: rule.status!, reason: STATUS_CODES[rule.status!] ?? 'Unknown' },
+              { status: rule.status! },
+            ),
           ),
         );
       case 'reset':
         reply.hijack();
-        journal.recordNow(request, 0);
+        journal.recordNow(request, reply, 0);
         return cutConnection(request, reply, 'socket hang up (injected fault: reset)');
       case 'no-response': {
         reply.hijack();
-        journal.recordNow(request, 0);
+        journal.recordNow(request, reply, 0);
         const forget = pending.hold(decision.id, () =>
           cutConnection(request, reply, 'no response (injected fault: no-response)'),
         );
@@ -66,10 +73,36 @@ export function decideFaults(core: Core, journal: JournalHooks) {
       }
       case 'malformed':
         reply.hijack();
-        journal.recordNow(request, 200);
-        return sendCutOff(request, reply);
+        return keepBody(request, () => sendCutOff(request, reply, journal));
     }
   };
+}
+
+/**
+ * Reads the request's body (up to the emulated API's limit) into `rawBody` for the journal, then
+ * answers. Nothing parses it: the request did not happen.
+ */
+function keepBody(request: FastifyRequest, then: () => void) {
+  const { raw } = request;
+  if (
+    raw.headers['content-length'] === undefined &&
+    raw.headers['transfer-encoding'] === undefined
+  ) {
+    return then();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = () => {
+    raw.off('data', onData).off('end', finish).off('error', finish);
+    request.rawBody = Buffer.concat(chunks);
+    then();
+  };
+  const onData = (chunk: Buffer) => {
+    if (size >= API_BODY_LIMIT) return;
+    chunks.push(chunk);
+    size += chunk.length;
+  };
+  raw.on('data', onData).once('end', finish).once('error', finish);
 }
 
 function retryAfter(decision: Decision): number {
@@ -96,17 +129,16 @@ function cutConnection(request: FastifyRequest, reply: FastifyReply, reason: str
 }
 
 /** A 200 whose body stops half-way, promising more than it sends. */
-function sendCutOff(request: FastifyRequest, reply: FastifyReply): void {
+function sendCutOff(request: FastifyRequest, reply: FastifyReply, journal: JournalHooks): void {
   const { contentType, body: full } = renderError(
     request,
     'This response was cut off by an injected fault (malformed).',
   );
   const half = full.slice(0, Math.floor(full.length / 2));
+  const headers = { 'content-type': contentType, 'content-length': Buffer.byteLength(full) };
+  journal.recordNow(request, reply, 200, { headers, body: half });
   const response = reply.raw;
-  response.writeHead(200, {
-    'content-type': contentType,
-    'content-length': Buffer.byteLength(full),
-  });
+  response.writeHead(200, headers);
   const socket = request.raw.socket;
   if (socket instanceof Socket) {
     response.write(half, () => socket.destroy());

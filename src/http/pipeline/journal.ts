@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
-import type { Journal } from '../../control/journal.js';
+import type { Headers } from '../../control/journal.js';
 import type { Core } from '../../core.js';
 import { isPublicApi, pathOf } from '../../paths.js';
+import { responseTypeOf } from '../negotiate.js';
+import { ROUTER } from '../routes/table.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,45 +17,82 @@ declare module 'fastify' {
   }
 }
 
+/** What a fault that bypasses fastify sent, if anything. */
+export interface CutOffAnswer {
+  readonly headers: Headers;
+  readonly body: string;
+}
+
 /**
  * The journal's part of the pipeline: it notes when a `/marketing/` request arrives (first of all,
- * so a delay counts) and records it once answered. Answers that bypass fastify (faults that cut the
- * connection) are recorded by {@link JournalHooks.recordNow}, with what the client saw.
+ * so a delay counts) and records the exchange once answered. Answers that bypass fastify (faults
+ * that cut the connection) are recorded by {@link JournalHooks.recordNow}, with what the client saw.
  */
 export interface JournalHooks {
   arrive(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   answered(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
-  recordNow(request: FastifyRequest, status: number): void;
+  recordNow(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    sent?: CutOffAnswer,
+  ): void;
 }
+
+const NO_HEADERS: Headers = {};
 
 export function journalHooks(core: Core): JournalHooks {
   const { journal, now } = core;
+  const record = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    responseHeaders: Headers,
+    responseBody: string | Buffer | undefined,
+  ) => {
+    request.journalPending = false;
+    journal.record({
+      arrived: request.arrived,
+      durationMs: reply.elapsedTime,
+      protocol: request.protocol,
+      method: request.method,
+      url: request.url,
+      query: request.query as Record<string, string | string[]>,
+      serverId: request.tenant?.serverId,
+      operation: request.operation?.operationId ?? operationOf(request),
+      format: responseTypeOf(request).format,
+      status,
+      fault: request.fault ?? undefined,
+      requestHeaders: request.headers,
+      requestBody: request.rawBody ?? undefined,
+      responseHeaders,
+      responseBody,
+    });
+  };
   return {
     arrive(request, _reply, done) {
-      if (isPublicApi(request.url)) {
+      if (journal.enabled && isPublicApi(request.url)) {
         request.arrived = now();
         request.journalPending = true;
       }
       done();
     },
     answered(request, reply, done) {
-      if (request.journalPending) record(journal, request, reply.statusCode);
+      if (request.journalPending) {
+        record(request, reply, reply.statusCode, reply.getHeaders(), request.sentBody);
+      }
       done();
     },
-    recordNow(request, status) {
-      record(journal, request, status);
+    recordNow(request, reply, status, sent) {
+      if (request.journalPending) {
+        record(request, reply, status, sent?.headers ?? NO_HEADERS, sent?.body);
+      }
     },
   };
 }
 
-function record(journal: Journal, request: FastifyRequest, status: number): void {
-  request.journalPending = false;
-  journal.record({
-    arrived: request.arrived,
-    method: request.method,
-    path: pathOf(request.url),
-    serverId: request.tenant?.serverId,
-    status,
-    fault: request.fault ?? undefined,
-  });
+/** The operation a request was headed for when a fault answered it before routing. */
+function operationOf(request: FastifyRequest): string | undefined {
+  const found = ROUTER.lookup(request.method, pathOf(request.url));
+  return found && 'route' in found ? found.route.operationId : undefined;
 }

@@ -1,4 +1,4 @@
-import { parseRequestMatch } from '../../control/request-match.js';
+import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE } from '../inspector-page.js';
@@ -10,6 +10,26 @@ const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
 /** The page's own inline script and style, and images (thumbnails) from the fake itself. */
 const INSPECTOR_POLICY =
   "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'";
+
+const DEFAULT_HTTP_WAIT_MS = 10_000;
+/** A long poll is bounded: proxies and clients give up on silent connections. */
+const MAX_HTTP_WAIT_MS = 60_000;
+
+/** The journal filters as query parameters (`body` is JSON). */
+const FILTER_QUERY = {
+  method: { type: 'string' },
+  path: { type: 'string', description: 'A glob on the path after /marketing/v1.' },
+  serverId: { type: 'integer' },
+  status: { type: 'string', description: 'A status such as 404, or a class such as 4xx.' },
+  operation: { type: 'string', description: 'An operationId of the emulated API.' },
+  fault: { type: 'string' },
+  sinceId: { type: 'integer', minimum: 0 },
+  body: {
+    type: 'string',
+    description:
+      'JSON: a partial match on the request body, e.g. {"emailAddress":"ann@example.com"}.',
+  },
+} as const;
 
 const common = { auth: 'admin', tags: ['control'], bodyLimit: ADMIN_BODY_LIMIT } as const;
 const server = { serverId: SERVER_ID };
@@ -148,9 +168,38 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'requests',
     method: 'GET',
     path: `${ADMIN_PREFIX}/requests`,
-    summary: 'The request journal, oldest first; filters method, path, serverId.',
+    query: FILTER_QUERY,
+    summary: 'The request journal, oldest first, with whole exchanges; filtered by the query.',
     status: 200,
-    handle: ({ core, request }) => core.requests(journalFilter(request.query)),
+    handle: ({ core, request }) => core.requests(journalFilter(core, request.query)),
+  }),
+  route({
+    ...common,
+    operationId: 'waitForRequest',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/requests/wait`,
+    query: {
+      ...FILTER_QUERY,
+      timeoutMs: { type: 'integer', minimum: 0, maximum: MAX_HTTP_WAIT_MS },
+    },
+    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out.`,
+    status: 200,
+    handle: ({ core, request }) => {
+      const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
+      return core.waitForRequest(journalFilter(core, filter), {
+        timeoutMs: waitTime(timeoutMs),
+      });
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'requestsHar',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/requests.har`,
+    query: FILTER_QUERY,
+    summary: 'The journal as an HTTP Archive (HAR 1.2), filtered like GET /requests.',
+    status: 200,
+    handle: ({ core, request }) => core.requestsHar(journalFilter(core, request.query)),
   }),
   route({
     ...common,
@@ -221,19 +270,37 @@ export const ADMIN_ROUTES: readonly Route[] = [
   }),
 ];
 
-function journalFilter(query: unknown) {
-  const { serverId, ...rest } = (query ?? {}) as Record<string, unknown>;
-  const unknown = Object.keys(rest).filter((key) => key !== 'method' && key !== 'path');
-  if (unknown.length > 0) {
+function badFilter(detail: string): never {
+  throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });
+}
+
+/** Query parameters arrive as text: numbers and the JSON body become values, then the checks. */
+function journalFilter(core: Core, query: unknown) {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== 'string') badFilter(`'${name}' is given more than once.`);
+    input[name] = parameter(name, value);
+  }
+  return core.checkFilter(input, badFilter);
+}
+
+function parameter(name: string, text: string): unknown {
+  if (['serverId', 'sinceId', 'status'].includes(name) && /^\d{1,15}$/.test(text))
+    return Number(text);
+  if (name !== 'body') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return badFilter('body must be JSON, such as body={"emailAddress":"ann@example.com"}.');
+  }
+}
+
+function waitTime(text: unknown): number {
+  if (text === undefined) return DEFAULT_HTTP_WAIT_MS;
+  if (typeof text !== 'string' || !/^\d{1,6}$/.test(text) || Number(text) > MAX_HTTP_WAIT_MS) {
     throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail: `Unknown filter '${unknown[0]}'; use method, path, serverId.`,
+      detail: `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_HTTP_WAIT_MS}.`,
     });
   }
-  const input =
-    serverId === undefined
-      ? rest
-      : { ...rest, serverId: /^\d+$/.test(String(serverId)) ? Number(serverId) : serverId };
-  return parseRequestMatch(input, '', (detail) => {
-    throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });
-  });
+  return Number(text);
 }

@@ -21,3 +21,8 @@ export const ROUTES: readonly Route[] = [
 
 /** The table compiled once per process: every fake shares it (it holds no state). */
 export const ROUTER = new Router(ROUTES);
+
+/** The emulated API's operationIds: what the journal names and its filters accept. */
+export const OPERATIONS: ReadonlySet<string> = new Set(
+  ROUTES.filter((route) => route.auth === 'basic').map((route) => route.operationId),
+);

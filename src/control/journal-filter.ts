@@ -1,0 +1,240 @@
+import { FAULT_KINDS, type FaultKind } from './fault-rule.js';
+import type { JournalEntry } from './journal.js';
+import { compileMatch, parseRequestMatch, type RequestMatch } from './request-match.js';
+
+/** Which journal entries to read or wait for; every part is optional and all must hold. */
+export interface RequestFilter extends RequestMatch {
+  /** A status (`404`) or a class of them (`'4xx'`); 0 is a request that got no response. */
+  status?: number | string;
+  /** The operationId of the emulated endpoint, e.g. `addToListByEmail`. */
+  operation?: string;
+  /** The fault kind that answered. */
+  fault?: FaultKind;
+  /** Only entries with a larger id: what arrived after an entry you have seen. */
+  sinceId?: number;
+  /**
+   * A partial deep match on the parsed request body: every property given must be there with an
+   * equal value (names case-insensitive, as the API reads them); arrays match when each item
+   * given matches some item of the body's array.
+   */
+  body?: Record<string, unknown> | unknown[];
+}
+
+/** A filter ready to test entries, and to say why an entry does not match. */
+export interface CompiledFilter {
+  readonly matches: (entry: JournalEntry) => boolean;
+  /** What differs, one phrase per criterion the entry fails; empty when it matches. */
+  readonly differences: (entry: JournalEntry) => string[];
+  /** The filter as JSON, for messages. */
+  readonly describe: () => string;
+}
+
+const FILTER_KEYS = [
+  'method',
+  'path',
+  'serverId',
+  'status',
+  'operation',
+  'fault',
+  'sinceId',
+  'body',
+];
+const STATUS_CLASS = /^[0-5]xx$/i;
+
+/**
+ * Checks a filter from any source and returns a clean copy; `fail` says what is wrong.
+ * `operations` are the operationIds that exist, so that a misspelt one is an error, not silence.
+ */
+export function parseRequestFilter(
+  input: unknown,
+  fail: (detail: string) => never,
+  operations: ReadonlySet<string>,
+): RequestFilter {
+  if (input === undefined) return {};
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return fail('a filter is an object such as { "operation": "addToListByEmail" }.');
+  }
+  const record = input as Record<string, unknown>;
+  const unknown = Object.keys(record).find((key) => !FILTER_KEYS.includes(key));
+  if (unknown !== undefined) fail(`unknown filter '${unknown}'; use ${FILTER_KEYS.join(', ')}.`);
+  const filter: RequestFilter = parseRequestMatch(record, '', fail);
+  const { status, operation, fault, sinceId, body } = record;
+  if (status !== undefined) {
+    const valid =
+      (Number.isInteger(status) && (status as number) >= 0 && (status as number) <= 599) ||
+      (typeof status === 'string' && STATUS_CLASS.test(status));
+    if (!valid)
+      fail(
+        `status must be a status such as 404 or a class such as "4xx", got ${JSON.stringify(status)}.`,
+      );
+    filter.status = typeof status === 'string' ? status.toLowerCase() : (status as number);
+  }
+  if (operation !== undefined) {
+    if (typeof operation !== 'string' || !operations.has(operation)) {
+      fail(
+        `operation must be one of ${[...operations].join(', ')}; got ${JSON.stringify(operation)}.`,
+      );
+    }
+    filter.operation = operation;
+  }
+  if (fault !== undefined) {
+    if (!FAULT_KINDS.includes(fault as FaultKind)) {
+      fail(`fault must be one of ${FAULT_KINDS.join(', ')}; got ${JSON.stringify(fault)}.`);
+    }
+    filter.fault = fault as FaultKind;
+  }
+  if (sinceId !== undefined) {
+    if (!Number.isSafeInteger(sinceId) || (sinceId as number) < 0) {
+      fail('sinceId must be a whole number of 0 or more (an entry id).');
+    }
+    filter.sinceId = sinceId as number;
+  }
+  if (body !== undefined) {
+    if (typeof body !== 'object' || body === null) {
+      fail('body must be an object (or array) to match the request body against.');
+    }
+    filter.body = body as Record<string, unknown>;
+  }
+  return filter;
+}
+
+interface Criterion {
+  readonly test: (entry: JournalEntry) => boolean;
+  readonly explain: (entry: JournalEntry) => string[];
+}
+
+/** Compiles a checked filter once; see {@link parseRequestFilter}. */
+export function compileFilter(filter: RequestFilter): CompiledFilter {
+  const criteria: Criterion[] = [];
+  const { method, path, serverId, status, operation, fault, sinceId, body } = filter;
+  const simple = (test: Criterion['test'], explain: (entry: JournalEntry) => string) =>
+    criteria.push({ test, explain: (entry) => [explain(entry)] });
+  if (method !== undefined) {
+    const wanted = method.toUpperCase();
+    simple(
+      (entry) => entry.method === wanted,
+      (entry) => `method ${entry.method} (wanted ${wanted})`,
+    );
+  }
+  if (path !== undefined) {
+    const pathMatches = compileMatch({ path });
+    simple(
+      (entry) => pathMatches(entry),
+      (entry) => `path ${entry.path} (wanted ${path})`,
+    );
+  }
+  if (serverId !== undefined) {
+    simple(
+      (entry) => entry.serverId === serverId,
+      (entry) => `serverId ${entry.serverId ?? 'none'} (wanted ${serverId})`,
+    );
+  }
+  if (status !== undefined) {
+    const test =
+      typeof status === 'number'
+        ? (entry: JournalEntry) => entry.status === status
+        : (entry: JournalEntry) => String(Math.floor(entry.status / 100)) === status[0];
+    simple(test, (entry) => `status ${entry.status} (wanted ${status})`);
+  }
+  if (operation !== undefined) {
+    simple(
+      (entry) => entry.operation === operation,
+      (entry) => `operation ${entry.operation ?? 'none'} (wanted ${operation})`,
+    );
+  }
+  if (fault !== undefined) {
+    simple(
+      (entry) => entry.fault === fault,
+      (entry) => `fault ${entry.fault ?? 'none'} (wanted ${fault})`,
+    );
+  }
+  if (sinceId !== undefined) {
+    simple(
+      (entry) => entry.id > sinceId,
+      (entry) => `id ${entry.id} (wanted after ${sinceId})`,
+    );
+  }
+  if (body !== undefined) {
+    criteria.push({
+      test: (entry) => bodyDifferences(entry, body).length === 0,
+      explain: (entry) => bodyDifferences(entry, body),
+    });
+  }
+  return {
+    matches: (entry) => criteria.every((criterion) => criterion.test(entry)),
+    differences: (entry) =>
+      criteria.flatMap((criterion) => (criterion.test(entry) ? [] : criterion.explain(entry))),
+    describe: () => JSON.stringify(filter),
+  };
+}
+
+function bodyDifferences(entry: JournalEntry, expected: unknown): string[] {
+  const { body, bodyEncoding, bodyTruncated } = entry.request;
+  if (body === undefined) return ['no request body'];
+  if (bodyEncoding !== undefined || bodyTruncated) return ['a request body that is not whole JSON'];
+  return differences(body, expected, 'body');
+}
+
+/** Where `actual` fails to contain `expected`, as `body.x.y is ... (wanted ...)` phrases. */
+function differences(actual: unknown, expected: unknown, where: string): string[] {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [`${where} is ${show(actual)} (wanted an array)`];
+    return expected.flatMap((item, index) =>
+      actual.some((candidate) => differences(candidate, item, where).length === 0)
+        ? []
+        : [`${where} has no item like ${show(item)} (item ${index} of the filter)`],
+    );
+  }
+  if (typeof expected === 'object' && expected !== null) {
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) {
+      return [`${where} is ${show(actual)} (wanted an object)`];
+    }
+    const byName = new Map(
+      Object.entries(actual).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    return Object.entries(expected).flatMap(([name, value]) => {
+      const path = `${where}.${name}`;
+      const folded = name.toLowerCase();
+      return byName.has(folded)
+        ? differences(byName.get(folded), value, path)
+        : [`${path} is missing`];
+    });
+  }
+  return Object.is(actual, expected)
+    ? []
+    : [`${where} is ${show(actual)} (wanted ${show(expected)})`];
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** One recorded request and how it differs from a filter. */
+export interface NearMiss {
+  readonly entry: JournalEntry;
+  readonly differences: readonly string[];
+}
+
+/** The recorded requests closest to a filter (fewest differences, latest first), at most `count`. */
+export function nearest(
+  entries: readonly JournalEntry[],
+  filter: CompiledFilter,
+  count = 3,
+): NearMiss[] {
+  return entries
+    .map((entry) => ({ entry, differences: filter.differences(entry) }))
+    .sort((a, b) => a.differences.length - b.differences.length || b.entry.id - a.entry.id)
+    .slice(0, count);
+}
+
+/** Lines that show the closest requests, for failure messages. */
+export function describeNearest(misses: readonly NearMiss[], recorded: number): string {
+  if (recorded === 0)
+    return 'The journal is empty: the fake received no request under /marketing/.';
+  const lines = misses.map(({ entry, differences: diff }) => {
+    const line = `  #${entry.id} ${entry.method} ${entry.path}${entry.queryString ? `?${entry.queryString}` : ''} -> ${entry.status}${entry.operation ? ` (${entry.operation})` : ''}`;
+    return diff.length > 0 ? `${line}: ${diff.join('; ')}` : line;
+  });
+  return `Closest of the ${recorded} recorded:\n${lines.join('\n')}`;
+}

@@ -1,0 +1,22 @@
+import type { FastifyReply } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body the fake sent, kept by reference for the journal (never copied). */
+    sentBody: string | Buffer | undefined;
+  }
+}
+
+/**
+ * Sends a finished body: every answer of the fake (success, error, rendered page) goes out here,
+ * so the journal records exactly what was sent without a hook or a copy.
+ */
+export function answer(
+  reply: FastifyReply,
+  contentType: string | undefined,
+  body?: string | Buffer,
+): FastifyReply {
+  reply.request.sentBody = body;
+  if (contentType !== undefined) reply.type(contentType);
+  return reply.send(body);
+}
