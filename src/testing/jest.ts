@@ -1,4 +1,5 @@
-import type { FakeMarketingServer } from 'fake-marketing-server';
+import type { FakeMarketingServer, RequestFilter } from 'fake-marketing-server';
+import { receivedRequest } from './matchers.js';
 import { type RunnerHooks, type UseFakeOptions, useFakeWith } from './use-fake.js';
 
 export type { UseFakeOptions } from './use-fake.js';
@@ -14,7 +15,32 @@ function jestHooks(): RunnerHooks {
   return { beforeAll: globals.beforeAll, afterEach: globals.afterEach, afterAll: globals.afterAll };
 }
 
-/** A fake for this test file: created and listening in beforeAll, reset after each test, closed in afterAll. */
+declare global {
+  namespace jest {
+    interface Matchers<R> {
+      /** The fake received at least one request matching the filter (a journal filter). */
+      toHaveReceivedRequest(filter?: RequestFilter): R;
+      /** The fake received exactly `times` requests matching the filter. */
+      toHaveReceivedRequestTimes(filter: RequestFilter, times: number): R;
+    }
+  }
+}
+
+/** The matchers, for jest's global `expect`; added when the helper is first used. */
+export const fakeMatchers = {
+  toHaveReceivedRequest: (received: unknown, filter?: RequestFilter) =>
+    receivedRequest(received, filter),
+  toHaveReceivedRequestTimes: (received: unknown, filter: RequestFilter, times: number) =>
+    receivedRequest(received, filter, times),
+};
+
+/**
+ * A fake for this test file: created and listening in beforeAll, reset after each test, closed in
+ * afterAll. Also adds `expect(fake).toHaveReceivedRequest(filter)` and `...Times(filter, n)`.
+ */
 export function useFakeMarketingServer(options?: UseFakeOptions): FakeMarketingServer {
-  return useFakeWith(jestHooks(), options);
+  const hooks = jestHooks();
+  const { expect } = globalThis as { expect?: { extend?: (matchers: object) => void } };
+  expect?.extend?.(fakeMatchers);
+  return useFakeWith(hooks, options);
 }

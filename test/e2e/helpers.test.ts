@@ -37,6 +37,61 @@ describe('fake-marketing-server/vitest', () => {
   });
 });
 
+describe('matchers: expect(fake).toHaveReceivedRequest', () => {
+  const addDee = () =>
+    send(`${fake.baseUrl}/lists/1/contacts`, {
+      method: 'PUT',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        EmailAddress: 'dee@example.com',
+        CustomFields: [{ Name: 'City', Value: 'Oslo' }],
+      }),
+    });
+
+  it('passes on a matching request, with .not and Times', async () => {
+    expect(fake).not.toHaveReceivedRequest({ operation: 'addToListByEmail' });
+    await addDee();
+    await addDee();
+    expect(fake).toHaveReceivedRequest({
+      operation: 'addToListByEmail',
+      body: { emailAddress: 'dee@example.com' },
+    });
+    expect(fake).toHaveReceivedRequest({
+      body: { customFields: [{ name: 'City', value: 'Oslo' }] },
+    });
+    expect(fake).toHaveReceivedRequestTimes({ method: 'PUT', status: '2xx' }, 2);
+    expect(fake).not.toHaveReceivedRequestTimes({ method: 'PUT' }, 1);
+  });
+
+  it('fails with the nearest recorded requests and a short body diff', async () => {
+    await addDee();
+    expect(() =>
+      expect(fake).toHaveReceivedRequest({
+        method: 'PUT',
+        body: { emailAddress: 'ann@example.com' },
+      }),
+    ).toThrow(
+      /^expected the fake to have received a request matching \{"method":"PUT","body":\{"emailAddress":"ann@example.com"\}\}, but it received 0 matching\.\nClosest of the 1 recorded:\n {2}#\d+ PUT \/marketing\/v1\/lists\/1\/contacts -> 200 \(addToListByEmail\): body\.emailAddress is "dee@example\.com" \(wanted "ann@example\.com"\)$/,
+    );
+
+    expect(() => expect(fake).toHaveReceivedRequestTimes({ method: 'PUT' }, 2)).toThrow(
+      /received 1 matching\.\nMatching: #\d+ PUT \/marketing\/v1\/lists\/1\/contacts -> 200/,
+    );
+    expect(() => expect(fake).not.toHaveReceivedRequest({ method: 'PUT' })).toThrow(
+      /but it did: #\d+/,
+    );
+  });
+
+  it('says what is wrong with a bad filter or a value that is not a fake', () => {
+    expect(() => expect(fake).toHaveReceivedRequest({ status: 'teapot' })).toThrow(
+      /Bad filter: status/,
+    );
+    expect(() => expect({}).toHaveReceivedRequest({})).toThrow(
+      /expected a fake-marketing-server handle/,
+    );
+  });
+});
+
 describe('fake-marketing-server/jest', () => {
   it('uses the runner globals, with the same lifecycle', async () => {
     const hooks: Record<string, (() => unknown)[]> = { beforeAll: [], afterEach: [], afterAll: [] };
@@ -45,12 +100,18 @@ describe('fake-marketing-server/jest', () => {
       beforeAll: globals.beforeAll,
       afterEach: globals.afterEach,
       afterAll: globals.afterAll,
+      expect: globals.expect,
     };
     for (const name of Object.keys(hooks))
       globals[name] = (fn: () => unknown) => hooks[name]!.push(fn);
     try {
-      const { useFakeMarketingServer: useWithJest } = await import('fake-marketing-server/jest');
+      const { useFakeMarketingServer: useWithJest, fakeMatchers } = await import(
+        'fake-marketing-server/jest'
+      );
+      const extended: unknown[] = [];
+      globals.expect = { extend: (matchers: unknown) => extended.push(matchers) };
       const jestFake = useWithJest({ seed: smallSeed(), listen: false });
+      expect(extended).toEqual([fakeMatchers]);
       for (const fn of hooks.beforeAll!) await fn();
       await jestFake.inject({
         method: 'POST',
@@ -58,6 +119,12 @@ describe('fake-marketing-server/jest', () => {
         headers: { authorization: AUTH },
       });
       expect(jestFake.server(1234).contact(1)?.status).toBe('Unsubscribed');
+      expect(
+        fakeMatchers.toHaveReceivedRequest(jestFake, { operation: 'unsubscribeById' }).pass,
+      ).toBe(true);
+      const miss = fakeMatchers.toHaveReceivedRequestTimes(jestFake, { operation: 'getLists' }, 1);
+      expect(miss.pass).toBe(false);
+      expect(miss.message()).toContain('#1 POST /marketing/v1/contacts/unsubscribe/1 -> 200');
       for (const fn of hooks.afterEach!) await fn();
       expect(jestFake.server(1234).contact(1)?.status).toBe('Active');
       for (const fn of hooks.afterAll!) await fn();
