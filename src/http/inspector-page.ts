@@ -29,6 +29,14 @@ export const INSPECTOR_PAGE = `<!doctype html>
   img.thumb { width: 32px; height: 32px; border: 1px solid #ddd; image-rendering: pixelated; }
   button { cursor: pointer; }
   #outage.on { background: #b91c1c; color: #fff; }
+  #journal-section { max-height: none; }
+  #journal tr[data-id] { cursor: pointer; }
+  #journal tr.selected { background: #e0e7ff; }
+  #journal-filter { flex: 1; font: inherit; }
+  #exchange { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
+  #exchange[hidden] { display: none; }
+  #exchange pre { background: #f5f6f8; padding: .5rem; margin: .25rem 0; white-space: pre-wrap; word-break: break-all; max-height: 18rem; overflow: auto; }
+  #exchange h3 { font-size: .85rem; margin: .25rem 0; }
 </style>
 </head>
 <body>
@@ -67,7 +75,18 @@ export const INSPECTOR_PAGE = `<!doctype html>
     </form>
     <table id="faults"></table>
   </section>
-  <section class="wide"><h2>Request journal <small>(live)</small></h2><table id="journal"></table></section>
+  <section class="wide" id="journal-section">
+    <h2>Request journal <small>(live; click a row for the whole exchange)</small></h2>
+    <form id="journal-form" class="filters">
+      <input id="journal-filter" type="search" placeholder="Filter, as GET /__admin/requests takes it: operation=addToListByEmail&amp;status=4xx&amp;body={&quot;emailAddress&quot;:&quot;ann@example.com&quot;}">
+      <span id="journal-error" class="bad"></span>
+    </form>
+    <div id="exchange" hidden>
+      <div><h3 id="exchange-request-line"></h3><pre id="exchange-request-headers"></pre><pre id="exchange-request-body"></pre></div>
+      <div><h3 id="exchange-status-line"></h3><pre id="exchange-response-headers"></pre><pre id="exchange-response-body"></pre></div>
+    </div>
+    <table id="journal"></table>
+  </section>
 </main>
 <script>
 'use strict';
@@ -208,17 +227,81 @@ async function refresh() {
   renderFaults();
 }
 
+let journal = [];
+let selected = null;
+
+// The filter box takes the query syntax of GET /__admin/requests; the control API checks it.
 async function pollJournal() {
-  try {
-    const entries = await admin('GET', '/requests');
-    table('journal', ['#', 'Time', 'Method', 'Path', 'Server', 'Status', 'Fault'], entries.slice(-50).reverse().map((entry) => [
-      entry.id, entry.time, entry.method, entry.path, entry.serverId ?? '',
-      el('span', entry.status, entry.status >= 400 || entry.status === 0 ? 'bad' : ''), entry.fault ?? '',
-    ]));
-  } catch {}
+  const filter = document.getElementById('journal-filter').value.trim().replace(/^\\?/, '');
+  const response = await fetch('/__admin/requests' + (filter ? '?' + filter : ''), { headers: auth }).catch(() => null);
+  if (!response) return;
+  const body = await response.json().catch(() => null);
+  document.getElementById('journal-error').textContent = response.ok ? '' : (body?.message ?? response.status);
+  if (!response.ok || !Array.isArray(body)) return;
+  journal = body.slice(-50).reverse();
+  renderJournal();
+}
+
+function renderJournal() {
+  table('journal', ['#', 'Time', 'Method', 'Path', 'Operation', 'Server', 'Status', 'Fault', 'ms'], []);
+  const target = document.getElementById('journal');
+  for (const entry of journal) {
+    const row = el('tr');
+    row.dataset.id = String(entry.id);
+    if (entry.id === selected) row.className = 'selected';
+    const cells = [
+      entry.id, entry.time, entry.method, entry.path + (entry.queryString ? '?' + entry.queryString : ''),
+      entry.operation ?? '', entry.serverId ?? '', el('span', entry.status, entry.status >= 400 || entry.status === 0 ? 'bad' : ''),
+      entry.fault ?? '', Math.round(entry.durationMs * 10) / 10,
+    ];
+    for (const cell of cells) row.append(cell instanceof Node ? wrap(cell) : el('td', cell));
+    row.addEventListener('click', () => { selected = entry.id; renderJournal(); renderExchange(entry); });
+    target.append(row);
+  }
+}
+
+function renderExchange(entry) {
+  const { request, response } = entry;
+  document.getElementById('exchange').hidden = false;
+  const target = entry.path + (entry.queryString ? '?' + entry.queryString : '');
+  document.getElementById('exchange-request-line').textContent = '#' + entry.id + ' ' + entry.method + ' ' + target + ' HTTP/1.1';
+  document.getElementById('exchange-request-headers').textContent = headerLines(request.headers);
+  document.getElementById('exchange-request-body').textContent = bodyText(request);
+  const fault = entry.fault ? ' (injected fault: ' + entry.fault + ')' : '';
+  document.getElementById('exchange-status-line').textContent = (response.status === 0 ? 'No response' : 'HTTP/1.1 ' + response.status) + fault +
+    ' · ' + entry.format.toUpperCase() + ' · ' + (Math.round(entry.durationMs * 10) / 10) + ' ms' + (entry.operation ? ' · ' + entry.operation : '');
+  document.getElementById('exchange-response-headers').textContent = headerLines(response.headers);
+  document.getElementById('exchange-response-body').textContent = bodyText(response);
+}
+
+function headerLines(headers) {
+  return Object.entries(headers).flatMap(([name, value]) => [].concat(value).map((one) => name + ': ' + one)).join('\\n') || '(no headers)';
+}
+
+// Bodies are shown as text only (textContent): a body can hold markup, and must stay inert here.
+function bodyText(message) {
+  if (message.body === undefined) return '(no body)';
+  const size = message.bodySize === undefined ? '' : ' [' + message.bodySize + ' bytes' + (message.bodyTruncated ? ', cut off' : '') + ']';
+  if (message.bodyEncoding === 'base64') return '(binary, base64)' + size + '\\n' + message.body;
+  if (typeof message.body !== 'string') return JSON.stringify(message.body, null, 2) + size;
+  const text = message.body;
+  if (text.startsWith('<?xml') || text.startsWith('<')) return prettyXml(text) + size;
+  try { return JSON.stringify(JSON.parse(text), null, 2) + size; } catch { return text + size; }
+}
+
+function prettyXml(text) {
+  let depth = 0;
+  return text.replace(/>\\s*</g, '>\\n<').split('\\n').map((line) => {
+    if (line.startsWith('</')) depth = Math.max(0, depth - 1);
+    const indented = '  '.repeat(depth) + line;
+    if (line.startsWith('<') && !line.startsWith('</') && !line.startsWith('<?') && !line.endsWith('/>') && !line.includes('</')) depth += 1;
+    return indented;
+  }).join('\\n');
 }
 
 document.getElementById('server').addEventListener('change', renderServer);
+document.getElementById('journal-form').addEventListener('submit', (event) => { event.preventDefault(); pollJournal(); });
+document.getElementById('journal-filter').addEventListener('input', pollJournal);
 for (const id of ['search', 'status', 'list-filter']) document.getElementById(id).addEventListener('input', renderServer);
 document.getElementById('outage').addEventListener('click', async () => {
   const outages = faults.filter(isOutage);

@@ -79,7 +79,7 @@ describe.skipIf(!available)('the inspector page in headless Chromium', () => {
     await page.selectOption('#list-filter', '');
   });
 
-  it('shows the request journal live (and the README screenshot is taken here)', async () => {
+  it('shows the request journal live', async () => {
     await call(fake, 'GET', 'customfields');
     await call(fake, 'PUT', 'lists/2/contacts', {
       body: { emailAddress: 'dee@example.com', firstName: 'Dee' },
@@ -89,7 +89,58 @@ describe.skipIf(!available)('the inspector page in headless Chromium', () => {
       .poll(() => page.locator('#journal').innerText(), { timeout: 5000 })
       .toContain('/marketing/v1/customfields/Id');
     await expect.poll(() => rows('contacts').count(), { timeout: 5000 }).toBe(5);
+  });
+
+  it('opens a whole exchange from a journal row: request line, redacted headers, pretty bodies, timing', async () => {
+    fake.clearRequests();
+    await call(fake, 'PUT', 'lists/1/contacts?source=page&tag=%3Cb%3E', {
+      body: {
+        emailAddress: '<img src=x onerror=alert(1)>@example.com',
+        customFields: [{ Name: 'City', Value: 'Porto' }],
+      },
+    });
+    await call(fake, 'GET', 'lists', { accept: 'text/xml' });
+    await page.fill('#journal-filter', '');
+    await expect.poll(() => rows('journal').count(), { timeout: 5000 }).toBe(3);
+    await page.locator('#journal tr[data-id]').nth(1).click();
+    const text = (id: string) => page.locator(`#exchange-${id}`).innerText();
+    await expect
+      .poll(() => text('request-line'))
+      .toMatch(
+        /^#\d+ PUT \/marketing\/v1\/lists\/1\/contacts\?source=page&tag=%3Cb%3E HTTP\/1\.1$/,
+      );
+    expect(await text('request-headers')).toContain('authorization: Basic 1234:<redacted>');
+    expect(await text('request-headers')).not.toContain('key-1234');
+    expect(await text('request-body')).toContain(
+      '"emailAddress": "<img src=x onerror=alert(1)>@example.com"',
+    );
+    expect(await text('status-line')).toMatch(
+      /^HTTP\/1\.1 400 · JSON · [\d.]+ ms · addToListByEmail$/,
+    );
+    expect(await text('response-body')).toContain(
+      '"message": "The email address is missing or poorly formatted."',
+    );
+    // Markup in a body stays text: no element was made from it.
+    expect(await page.locator('#exchange img, #journal img, #journal b').count()).toBe(0);
+    await page.locator('#journal tr[data-id]').nth(0).click();
+    await expect
+      .poll(() => text('response-body'))
+      .toContain('<ArrayOfList>\n  <List>\n    <Id>1</Id>');
+    // The README's screenshot: the page with an exchange open.
+    await page.locator('#journal tr[data-id]').nth(1).click();
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('filters the journal with the control API filter syntax, and shows a bad filter', async () => {
+    await page.fill('#journal-filter', 'operation=addToListByEmail&status=4xx');
+    await expect.poll(() => rows('journal').count(), { timeout: 5000 }).toBe(2);
+    expect(await rows('journal').nth(1).innerText()).toContain('addToListByEmail');
+    await page.fill('#journal-filter', 'status=teapot');
+    await expect
+      .poll(() => page.locator('#journal-error').innerText())
+      .toContain('Bad filter: status');
+    await page.fill('#journal-filter', '');
+    await expect.poll(() => page.locator('#journal-error').innerText()).toBe('');
   });
 
   it('starts and stops a maintenance outage', async () => {
