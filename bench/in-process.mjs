@@ -118,6 +118,47 @@ async function heapPerContact(contacts, values) {
   return { contacts, customFieldValue: values, bytesPerContact: Math.round(perContact) };
 }
 
+/**
+ * Heap per journal entry for a typical add-by-email exchange: the same 10 000 requests through a
+ * fake with a 10 000-entry journal and through one with the journal off; the difference is what
+ * the entries hold (headers, body bytes, the answer).
+ */
+async function heapPerJournalEntry(requests) {
+  // Body bytes live in ArrayBuffers, outside the V8 heap: both count.
+  const used = () => {
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
+  };
+  const heapAfter = async (journalSize) => {
+    globalThis.gc();
+    const before = used();
+    const fake = await createFakeMarketingServer({ seed: seedWith(0), journalSize });
+    for (let i = 0; i < requests; i++) {
+      await fake.inject({
+        method: 'PUT',
+        url: '/marketing/v1/lists/1/contacts',
+        headers: {
+          authorization: AUTH,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        payload: JSON.stringify({
+          emailAddress: `journal${i}@example.com`,
+          customFields: [{ Name: 'FirstName', Value: `First${i}` }],
+        }),
+      });
+    }
+    globalThis.gc();
+    globalThis.gc();
+    const grown = used() - before;
+    await fake.close();
+    return grown;
+  };
+  const off = await heapAfter(0);
+  const on = await heapAfter(requests);
+  return { entries: requests, bytesPerEntry: Math.round((on - off) / requests) };
+}
+
 // Each task runs in a fresh process (see bench/run.mjs), so one task's garbage never lands on
 // another's clock or heap figure.
 const TASKS = {
@@ -129,6 +170,7 @@ const TASKS = {
   'add-1m': () => addByEmailThroughput(1_000_000, 30_000),
   'heap-1m': () => heapPerContact(1_000_000, false),
   'heap-1m-values': () => heapPerContact(1_000_000, true),
+  'heap-journal-entry': () => heapPerJournalEntry(10_000),
 };
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');

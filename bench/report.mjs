@@ -12,7 +12,8 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
   const ratios = ['listsJson', 'listsXml', 'addByEmail'].map((scenario) => {
     const fake = find('fake', scenario);
     const bare = find('bare fastify + basic-auth', scenario);
-    return { scenario, fake, bare, ratio: fake.rps / bare.rps };
+    const off = find('fake, recording off', scenario);
+    return { scenario, fake, bare, off, ratio: fake.rps / bare.rps, recording: fake.rps / off.rps };
   });
   const fakeJson = find('fake', 'listsJson');
   const lines = [
@@ -60,6 +61,29 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
       ]),
     ),
     '',
+    'Recording costs: the same fake with the journal on (the default, 1000 whole exchanges) and off',
+    '(`journalSize: 0`), in the same alternating rounds.',
+    '',
+    row([
+      'request',
+      'recording on req/s',
+      'recording off req/s',
+      'on / off',
+      'target ≥ 0.95',
+      'rounds (on; off)',
+    ]),
+    row(['---', '---:', '---:', '---:', '---', '---']),
+    ...ratios.map(({ scenario, fake, off, recording }) =>
+      row([
+        scenario,
+        fake.rps,
+        off.rps,
+        recording.toFixed(2),
+        ok(recording >= 0.95),
+        `${fake.rounds.join(', ')}; ${off.rounds.join(', ')}`,
+      ]),
+    ),
+    '',
     `Over HTTPS (the fake's default), GET /lists (JSON): ${socket.tls.rps} req/s, p50 ${socket.tls.p50} ms, p99 ${socket.tls.p99} ms.`,
     '',
   ];
@@ -87,7 +111,17 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
       '',
     );
   }
-  const { createInject, reset10k, reset100k, seed100k, add1k, add1m, heap, heapValues } = inProcess;
+  const {
+    createInject,
+    reset10k,
+    reset100k,
+    seed100k,
+    add1k,
+    add1m,
+    heap,
+    heapValues,
+    journalEntry,
+  } = inProcess;
   lines.push(
     '## In process',
     '',
@@ -136,6 +170,12 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
     row([
       'heap per contact at 1 000 000 (email, one list, one custom-field value)',
       `${heapValues.bytesPerContact} bytes`,
+      '',
+      '',
+    ]),
+    row([
+      `memory per journal entry, a typical add-by-email exchange (${journalEntry.entries} entries; heap and body buffers)`,
+      `${journalEntry.bytesPerEntry} bytes`,
       '',
       '',
     ]),

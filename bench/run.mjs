@@ -169,6 +169,7 @@ async function socketBenchmarks(answers) {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [label, script, env] of [
       ['fake', 'servers/fake.mjs', {}],
+      ['fake, recording off', 'servers/fake.mjs', { FAKE_JOURNAL_SIZE: '0' }],
       [
         'bare fastify + basic-auth',
         'servers/bare.mjs',
@@ -184,7 +185,7 @@ async function socketBenchmarks(answers) {
     }
   }
   const rows = [];
-  for (const server of ['fake', 'bare fastify + basic-auth']) {
+  for (const server of ['fake', 'fake, recording off', 'bare fastify + basic-auth']) {
     for (const scenario of Object.keys(SCENARIOS)) {
       const mine = runs.filter((run) => run.server === server && run.scenario === scenario);
       const sorted = [...mine].sort((a, b) => a.rps - b.rps);
@@ -351,6 +352,7 @@ function inProcessBenchmarks() {
     add1m: run('add-1m'),
     heap: run('heap-1m'),
     heapValues: run('heap-1m-values'),
+    journalEntry: run('heap-journal-entry'),
   };
 }
 

@@ -7,8 +7,20 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string' },
+    out: { type: 'string' },
+    // Pads the add-by-email bodies to this many bytes (at most 1 MiB, the API's limit), to show the
+    // journal's memory bound: it keeps journalBodyLimit bytes of each, whatever the body.
+    'body-bytes': { type: 'string' },
+  },
+});
 const SECONDS = Number(values.seconds ?? process.env.SOAK_SECONDS ?? 60);
+const BODY_BYTES = values['body-bytes'] === undefined ? undefined : Number(values['body-bytes']);
+if (BODY_BYTES !== undefined && !(BODY_BYTES > 0 && BODY_BYTES <= 1024 * 1024)) {
+  throw new Error('--body-bytes must be from 1 to 1048576');
+}
 const AUTH = `Basic ${Buffer.from('12345:sandbox-key-12345').toString('base64')}`;
 const JSON_BODY = { authorization: AUTH, 'content-type': 'application/json' };
 const EXPECTED = new Set([200, 204]);
@@ -34,6 +46,10 @@ function startSandbox() {
   });
 }
 
+const SEEDED_ADDRESS = JSON.parse(
+  readFileSync(new URL('../fixtures/default.json', import.meta.url), 'utf8'),
+).servers[0].contacts[0].emailAddress;
+
 // A mix of what a client does: reads in both formats, adds (a bounded set of addresses, so the
 // state stops growing), removals and unsubscribes.
 let counter = 0;
@@ -46,13 +62,7 @@ const requests = [
     method: 'PUT',
     path: '/lists/1/contacts',
     headers: JSON_BODY,
-    setupRequest: (request) => ({
-      ...request,
-      body: JSON.stringify({
-        emailAddress: `soak${counter++ % 200}@example.com`,
-        firstName: 'Soak',
-      }),
-    }),
+    setupRequest: (request) => ({ ...request, body: addBody() }),
   },
   { method: 'PUT', path: '/lists/2/contacts/3', headers: { authorization: AUTH } },
   { method: 'DELETE', path: '/lists/2/contacts/3', headers: { authorization: AUTH } },
@@ -61,9 +71,27 @@ const requests = [
     method: 'POST',
     path: '/contacts/unsubscribe',
     headers: JSON_BODY,
-    body: JSON.stringify({ emailAddress: 'soak1@example.com' }),
+    body: JSON.stringify({
+      emailAddress: BODY_BYTES === undefined ? 'soak1@example.com' : SEEDED_ADDRESS,
+    }),
   },
 ];
+
+/**
+ * A bounded set of addresses, so the state stops growing. Padded bodies go to a seeded contact:
+ * firstName applies only to a new contact, so the padding is never stored, only journaled.
+ */
+function addBody() {
+  if (BODY_BYTES === undefined) {
+    return JSON.stringify({
+      emailAddress: `soak${counter++ % 200}@example.com`,
+      firstName: 'Soak',
+    });
+  }
+  const body = { emailAddress: SEEDED_ADDRESS, firstName: '' };
+  const padding = Math.max(0, BODY_BYTES - JSON.stringify(body).length);
+  return JSON.stringify({ ...body, firstName: 'x'.repeat(padding) });
+}
 
 const { child, baseUrl } = await startSandbox();
 const samples = [{ second: 0, rss: rssMiB(child.pid) }];
@@ -105,7 +133,7 @@ const problems = [
 const report = [
   `# Soak: ${SECONDS} s, ${new Date().toISOString()}`,
   '',
-  `- requests: ${result.requests.total} (${Math.round(result.requests.average)} /s), 16 connections, loopback HTTP`,
+  `- requests: ${result.requests.total} (${Math.round(result.requests.average)} /s), 16 connections, loopback HTTP${BODY_BYTES === undefined ? '' : `, add-by-email bodies of ${BODY_BYTES} bytes`}`,
   `- statuses: ${Object.entries(statuses)
     .map(([code, count]) => `${code}: ${count}`)
     .join(', ')}`,
