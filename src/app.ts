@@ -8,6 +8,7 @@ import { authenticate } from './http/pipeline/auth.js';
 import { keepJsonBodies, limitBody } from './http/pipeline/body.js';
 import { dispatch } from './http/pipeline/dispatch.js';
 import { decideFaults } from './http/pipeline/faults.js';
+import { guardControlApi } from './http/pipeline/guard.js';
 import { journalHooks } from './http/pipeline/journal.js';
 import { resolveRoute } from './http/pipeline/route.js';
 import type { AppServices } from './http/route.js';
@@ -31,11 +32,12 @@ const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
  * 2. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
  * 3. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
  *    parameters of the wrong kind;
- * 4. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
- * 5. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
- * 6. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
- * 7. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
- * 8. journal (http/pipeline/journal.ts): records the exchange.
+ * 4. guard (http/pipeline/guard.ts): the control API's Host and Origin checks;
+ * 5. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
+ * 6. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
+ * 7. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
+ * 8. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
+ * 9. journal (http/pipeline/journal.ts): records the exchange.
  *
  * An error at any step is answered by http/send-error.ts.
  */
@@ -78,6 +80,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   app.addHook('onRequest', journal.arrive);
   app.addHook('onRequest', decideFaults(core, journal));
   app.addHook('onRequest', resolveRoute);
+  app.addHook('onRequest', guardControlApi(core.hosts));
   app.addHook('onRequest', authenticate(app, core.adminToken));
   app.addHook('preParsing', limitBody);
   app.addHook('onResponse', journal.answered);

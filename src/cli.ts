@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
       ...(config.maxContacts === undefined ? {} : { maxContacts: config.maxContacts }),
       ...(config.journalSize === undefined ? {} : { journalSize: config.journalSize }),
+      ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }),
       ...(config.journalBodyLimit === undefined
         ? {}
         : { journalBodyLimit: config.journalBodyLimit }),

@@ -6,6 +6,7 @@ import {
   type MaintenanceOptions,
 } from './control/faults.js';
 import { type Har, toHar } from './control/har.js';
+import { HostAllowList } from './control/host-allow-list.js';
 import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
@@ -40,6 +41,12 @@ export interface FakeMarketingServerOptions {
   logger?: boolean | Record<string, unknown>;
   /** When set, the control API needs `Authorization: Bearer <adminToken>`. */
   adminToken?: string;
+  /**
+   * Host names the control API answers besides IP addresses, `localhost`, names under
+   * `.localhost` and the host given to `listen()`: e.g. a Docker network alias. A leading dot
+   * allows every name under it (`.internal`).
+   */
+  allowedHosts?: string[];
 }
 
 const DEFAULT_JOURNAL_SIZE = 1000;
@@ -78,6 +85,8 @@ export class Core {
   /** The fake's clock, in epoch ms. */
   readonly now: () => number;
   readonly adminToken: string | undefined;
+  /** Host names the control API answers (DNS-rebinding protection). */
+  readonly hosts: HostAllowList;
   private readonly stateFile: string | undefined;
 
   /** The operationIds a journal filter may name. */
@@ -103,6 +112,16 @@ export class Core {
     if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length === 0)) {
       throw new InvalidOptionError('adminToken must be a non-empty string');
     }
+    const { allowedHosts = [] } = options;
+    if (
+      !Array.isArray(allowedHosts) ||
+      allowedHosts.some((name) => typeof name !== 'string' || !/^\.?[\w.-]+$/.test(name))
+    ) {
+      throw new InvalidOptionError(
+        'allowedHosts must be an array of host names such as "sandbox" or ".internal"',
+      );
+    }
+    this.hosts = new HostAllowList(allowedHosts);
     // Without a clock, Date.now: no Date object per request.
     this.now = clock ? () => clock().getTime() : Date.now;
     this.adminToken = adminToken;

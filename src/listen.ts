@@ -19,7 +19,16 @@ export interface ListenOptions {
   https?: boolean;
   key?: string | Buffer;
   cert?: string | Buffer;
+  /**
+   * How long a client may take to send a request's headers before its connection is cut off
+   * (slow-header attacks, stuck clients). Default 10 000 ms.
+   */
+  headersTimeoutMs?: number;
 }
+
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** A request's whole body must arrive within this long (it is at most 64 MiB, on loopback). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface Address {
   /** `https://127.0.0.1:PORT` */
@@ -48,6 +57,23 @@ export async function startServer(
   apiPrefix: string,
 ): Promise<{ server: Server; address: Address }> {
   const { port = 0, host = '127.0.0.1', https = true } = options;
+  const { headersTimeoutMs = DEFAULT_HEADERS_TIMEOUT_MS } = options;
+  if (
+    !Number.isSafeInteger(headersTimeoutMs) ||
+    headersTimeoutMs < 100 ||
+    headersTimeoutMs > REQUEST_TIMEOUT_MS
+  ) {
+    throw new InvalidOptionError(
+      `headersTimeoutMs must be a whole number of milliseconds from 100 to ${REQUEST_TIMEOUT_MS}, got ${headersTimeoutMs}`,
+    );
+  }
+  // Node checks these timeouts every connectionsCheckingInterval (30 s by default): often enough
+  // that a slow-header connection ends close to headersTimeoutMs.
+  const timeouts = {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+  };
   if ((options.key === undefined) !== (options.cert === undefined)) {
     throw new InvalidOptionError('Give both key and cert, or neither.');
   }
@@ -57,11 +83,11 @@ export async function startServer(
     const own = options.key === undefined ? await localhostCertificateOnce() : undefined;
     ca = own?.cert;
     server = createHttpsServer(
-      { key: own?.key ?? options.key, cert: own?.cert ?? options.cert },
+      { key: own?.key ?? options.key, cert: own?.cert ?? options.cert, ...timeouts },
       handler,
     );
   } else {
-    server = createHttpServer(handler);
+    server = createHttpServer(timeouts, handler);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -103,6 +103,8 @@ export class FakeMarketingServer {
           'set the adminToken option first.',
       );
     }
+    // The host it was told to listen on is a name its own clients use.
+    this.core.hosts.add(host);
     const handler = (request: IncomingMessage, response: ServerResponse) =>
       this.app.routing(request, response);
     const { server, address } = await startServer(handler, options, API_PREFIX);

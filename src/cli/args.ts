@@ -20,6 +20,7 @@ export interface CliConfig {
   readonly maxContacts: number | undefined;
   readonly journalSize: number | undefined;
   readonly journalBodyLimit: number | undefined;
+  readonly allowedHosts: string[] | undefined;
   readonly stateFile: string | undefined;
 }
 
@@ -40,6 +41,10 @@ Options:
   --ca-out <file>      where to write the generated certificate, to trust it
                        (default: a file in the system's temporary folder)
   --admin-token <t>    require 'Authorization: Bearer <t>' on the control API
+  --allowed-hosts <names>
+                       comma-separated host names the control API answers besides
+                       IP addresses, localhost and --host (e.g. a Docker alias;
+                       '.internal' allows every name under it)
   --max-contacts <n>   contact cap of servers whose seed sets none (default 10000)
   --journal-size <n>   requests kept in the journal (default 1000)
   --journal-body-limit <bytes>
@@ -60,6 +65,7 @@ const OPTIONS = {
   key: { type: 'string' },
   'ca-out': { type: 'string' },
   'admin-token': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
   'max-contacts': { type: 'string' },
   'journal-size': { type: 'string' },
   'journal-body-limit': { type: 'string' },
@@ -77,6 +83,21 @@ function wholeNumber(
     throw new UsageError(`${flag} must be a whole number from 0 to ${max}, got '${value}'.`);
   }
   return Number(value);
+}
+
+function hostNames(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const bad = names.find((name) => !/^\.?[\w.-]+$/.test(name));
+  if (names.length === 0 || bad !== undefined) {
+    throw new UsageError(
+      `--allowed-hosts takes comma-separated host names such as 'sandbox,.internal', got '${value}'.`,
+    );
+  }
+  return names;
 }
 
 /** Parses and checks the command line; throws UsageError with what to fix. */
@@ -128,6 +149,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     maxContacts: wholeNumber(values['max-contacts'], '--max-contacts'),
     journalSize: wholeNumber(values['journal-size'], '--journal-size'),
     journalBodyLimit: wholeNumber(values['journal-body-limit'], '--journal-body-limit'),
+    allowedHosts: hostNames(values['allowed-hosts']),
     stateFile: values['state-file'],
   };
 }

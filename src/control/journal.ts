@@ -87,23 +87,28 @@ export interface JournalRecord {
   readonly fault: FaultKind | undefined;
   readonly requestHeaders: Headers;
   readonly requestBody: Buffer | undefined;
-  readonly responseHeaders: Headers;
+  /** The headers as an object, or the header block exactly as Node wrote it (parsed on read). */
+  readonly responseHeaders: Headers | string;
   readonly responseBody: string | Buffer | undefined;
 }
+
+/** A body over the limit: a copy of its first bytes, and what the whole was. */
+class CutBody {
+  constructor(
+    readonly data: Buffer,
+    readonly size: number,
+    readonly binary: boolean,
+  ) {}
+}
+
+/** A body within the limit is kept by reference, as it is; a longer one as a {@link CutBody}. */
+type Kept = string | Buffer | CutBody | undefined;
 
 interface Slot {
   readonly id: number;
   readonly record: JournalRecord;
-  /** Kept bytes, after the limit: the record's bodies are replaced by these when cut. */
-  readonly requestBody: KeptBody | undefined;
-  readonly responseBody: KeptBody | undefined;
-}
-
-interface KeptBody {
-  readonly data: string | Buffer;
-  readonly size: number;
-  readonly truncated: boolean;
-  readonly binary: boolean;
+  readonly requestBody: Kept;
+  readonly responseBody: Kept;
 }
 
 interface Waiter {
@@ -213,33 +218,24 @@ export class Journal {
     }
   }
 
-  /** The body as it is kept: the reference when within the limit, else a copy of its first bytes. */
-  private keep(data: string | Buffer | undefined): KeptBody | undefined {
+  /**
+   * The body as it is kept: the reference itself when within the limit (recording allocates
+   * nothing for it), else a copy of its first bytes, so the journal never holds on to a large body
+   * through a view of it.
+   */
+  private keep(data: string | Buffer | undefined): Kept {
     if (data === undefined || data.length === 0) return undefined;
     const isText = typeof data === 'string';
     // A string's length in bytes is at most three times its length in UTF-16 units.
-    const size = isText && data.length * 3 <= this.bodyLimit ? undefined : byteLength(data);
-    if (size === undefined || size <= this.bodyLimit) {
-      return {
-        data,
-        size: size ?? Buffer.byteLength(data),
-        truncated: false,
-        binary: !isText && !isUtf8(data),
-      };
-    }
+    if (isText ? data.length * 3 <= this.bodyLimit : data.length <= this.bodyLimit) return data;
     const bytes = isText ? Buffer.from(data) : data;
-    // A copy, so the journal never holds on to the whole body through a view of it.
-    return {
-      data: Buffer.from(bytes.subarray(0, this.bodyLimit)),
-      size,
-      truncated: true,
-      binary: !isUtf8(bytes),
-    };
+    if (bytes.length <= this.bodyLimit) return data;
+    return new CutBody(
+      Buffer.from(bytes.subarray(0, this.bodyLimit)),
+      bytes.length,
+      !isUtf8(bytes),
+    );
   }
-}
-
-function byteLength(data: string | Buffer): number {
-  return typeof data === 'string' ? Buffer.byteLength(data) : data.length;
 }
 
 function toEntry({ id, record, requestBody, responseBody }: Slot): JournalEntry {
@@ -258,7 +254,10 @@ function toEntry({ id, record, requestBody, responseBody }: Slot): JournalEntry 
     request: { headers: headersOf(record.requestHeaders, true), ...bodyOf(requestBody, true) },
     response: {
       status: record.status,
-      headers: headersOf(record.responseHeaders, false),
+      headers:
+        typeof record.responseHeaders === 'string'
+          ? parseHeaderBlock(record.responseHeaders)
+          : headersOf(record.responseHeaders, false),
       ...bodyOf(responseBody, false),
     },
   };
@@ -292,9 +291,27 @@ function redactCredentials(value: string | string[]): string | string[] {
   return `${scheme} ${username ? `${username}:` : ''}${REDACTED}`;
 }
 
-function bodyOf(kept: KeptBody | undefined, parseJson: boolean): RecordedBody {
-  if (!kept) return {};
-  const { data, size, truncated, binary } = kept;
+/** `HTTP/1.1 200 OK\r\nname: value\r\n...` as `{ name: value }`, names lower-cased. */
+function parseHeaderBlock(block: string): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const line of block.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    const previous = headers[name];
+    headers[name] = previous === undefined ? value : [...[previous].flat(), value];
+  }
+  return headers;
+}
+
+function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
+  if (kept === undefined) return {};
+  const cut = kept instanceof CutBody;
+  const data = cut ? kept.data : kept;
+  const size = cut ? kept.size : typeof kept === 'string' ? Buffer.byteLength(kept) : kept.length;
+  const truncated = cut;
+  const binary = cut ? kept.binary : typeof kept !== 'string' && !isUtf8(kept);
   if (binary) {
     const base64 = (typeof data === 'string' ? Buffer.from(data) : data).toString('base64');
     return {

@@ -67,6 +67,16 @@ export const API_ERRORS = {
     headers: { 'www-authenticate': 'Bearer realm="fake-marketing-server"' },
   },
   ADMIN_BAD_REQUEST: { status: 400, message: '{detail}' },
+  HOST_NOT_ALLOWED: {
+    status: 403,
+    message:
+      "Host '{host}' is not allowed on the control API, which guards against DNS rebinding: add it with the allowedHosts option (CLI: --allowed-hosts).",
+  },
+  ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    message:
+      'A control call that changes state from another origin ({origin}) is refused: the control API takes those only from its own pages and from clients that are not browsers.',
+  },
   ADMIN_NOT_FOUND: { status: 404, message: '{detail}' },
   // Thrown by the handle (and answered by the control API with the same status).
   SEED_INVALID: { status: 400, message: '{detail}' },

@@ -21,7 +21,9 @@ function toPackageError(error: Partial<FastifyError>, request: FastifyRequest): 
         type: request.headers['content-type'] ?? 'none',
       });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('BODY_TOO_LARGE', { limit: API_BODY_LIMIT });
+      return new ApiError('BODY_TOO_LARGE', {
+        limit: request.operation?.bodyLimit ?? API_BODY_LIMIT,
+      });
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('INVALID_BODY', {
         detail: 'The body is empty but Content-Type is JSON; send a JSON object.',

@@ -17,6 +17,8 @@ export function send(
     ca?: string;
     /** Give up after this many ms of silence, failing with a timeout error. */
     timeoutMs?: number;
+    /** The name the certificate is checked against, when a Host header names something else. */
+    servername?: string;
   } = {},
 ): Promise<RawResponse> {
   const target = new URL(url);
@@ -24,7 +26,13 @@ export function send(
   return new Promise((resolve, reject) => {
     const req = request(
       target,
-      { method: options.method ?? 'GET', headers: options.headers, ca: options.ca, agent: false },
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        ca: options.ca,
+        agent: false,
+        ...(options.servername ? { servername: options.servername } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -47,7 +47,7 @@ export function journalHooks(core: Core): JournalHooks {
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
-    responseHeaders: Headers,
+    responseHeaders: Headers | string,
     responseBody: string | Buffer | undefined,
   ) => {
     request.journalPending = false;
@@ -79,7 +79,7 @@ export function journalHooks(core: Core): JournalHooks {
     },
     answered(request, reply, done) {
       if (request.journalPending) {
-        record(request, reply, reply.statusCode, reply.getHeaders(), request.sentBody);
+        record(request, reply, reply.statusCode, sentHeaders(reply), request.sentBody);
       }
       done();
     },
@@ -89,6 +89,16 @@ export function journalHooks(core: Core): JournalHooks {
       }
     },
   };
+}
+
+/**
+ * The response headers as sent. Node keeps the header block it wrote as a string on the response
+ * (`_header`, long-standing though undocumented): a reference to it costs nothing, where
+ * `getHeaders()` would build an object on every request. Parsed only when the journal is read.
+ */
+function sentHeaders(reply: FastifyReply): Headers | string {
+  const block = (reply.raw as unknown as { _header?: unknown })._header;
+  return typeof block === 'string' ? block : reply.getHeaders();
 }
 
 /** The operation a request was headed for when a fault answered it before routing. */

@@ -4,8 +4,14 @@ import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE } from '../inspector-page.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 
-/** Seeds can be large (a hundred thousand contacts is about 10 MB of JSON). */
-const ADMIN_BODY_LIMIT = 256 * 1024 * 1024;
+/**
+ * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
+ * Seeds can be large (a hundred thousand contacts is about 10 MB of JSON); a larger fixture
+ * belongs in a seed file (`--seed`, the `seed` option), read from disk.
+ */
+const SEED_BODY_LIMIT = 64 * 1024 * 1024;
+/** Every other control body is a small object: a fault rule, a cap, a new server. */
+const CONTROL_BODY_LIMIT = 64 * 1024;
 
 /** The page's own inline script and style, and images (thumbnails) from the fake itself. */
 const INSPECTOR_POLICY =
@@ -31,7 +37,7 @@ const FILTER_QUERY = {
   },
 } as const;
 
-const common = { auth: 'admin', tags: ['control'], bodyLimit: ADMIN_BODY_LIMIT } as const;
+const common = { auth: 'admin', tags: ['control'], bodyLimit: CONTROL_BODY_LIMIT } as const;
 const server = { serverId: SERVER_ID };
 
 /**
@@ -105,6 +111,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'seed',
     method: 'POST',
     path: `${ADMIN_PREFIX}/seed`,
+    bodyLimit: SEED_BODY_LIMIT,
     summary: 'Adds servers and data (a seed), atomically.',
     status: 200,
     handle: ({ core, request }) => core.seed(request.body as never),
