@@ -13,6 +13,8 @@ const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
 /** Bad flags, a bad seed, unreadable files: the user has something to fix. */
 const EXIT_USAGE = 2;
+/** A second signal within this long is the same stop request delivered twice. */
+const REPEAT_WINDOW_MS = 1000;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`fake-marketing-server: ${message}\n`);
@@ -99,13 +101,16 @@ async function main(): Promise<void> {
     })}\n`,
   );
 
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      // One Ctrl+C or `kill -- -PGID` can arrive twice: from the terminal or the kernel, and again
+      // forwarded by a wrapper such as npm. Only a later signal means "stop now".
+      if (Date.now() - stoppingSince < REPEAT_WINDOW_MS) return;
       process.stderr.write(`fake-marketing-server: ${signal} again, exiting now.\n`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     process.stdout.write(`\n${signal}: stopping (answering requests in flight)...\n`);
     fake
       .close()
