@@ -279,3 +279,30 @@ describe('control API with an admin token', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
+
+describe('allowedHosts', () => {
+  const state = (target: FakeMarketingServer, host: string) =>
+    target.inject({ url: '/__admin/state', headers: { host } });
+
+  it('adds names (and, with a leading dot, every name under one) that the control API answers', async () => {
+    await using allowing = await makeFake({ allowedHosts: ['sandbox', '.internal'] });
+    expect((await state(allowing, 'sandbox:8443')).statusCode).toBe(200);
+    expect((await state(allowing, 'fake.ci.internal')).statusCode).toBe(200);
+    expect((await state(allowing, 'SANDBOX.')).statusCode).toBe(200);
+    const refused = await state(allowing, 'evil.example');
+    expect(refused.statusCode).toBe(403);
+    expect(JSON.parse(refused.body).message).toBe(
+      "Host 'evil.example' is not allowed on the control API, which guards against DNS rebinding: add it with the allowedHosts option (CLI: --allowed-hosts).",
+    );
+    expect((await state(fake, 'sandbox')).statusCode).toBe(403);
+  });
+
+  it.each([['not-an-array'], [['']], [['bad host']], [[42]]])(
+    'refuses %j',
+    async (allowedHosts) => {
+      await expect(makeFake({ allowedHosts: allowedHosts as never })).rejects.toThrow(
+        /allowedHosts must be an array of host names/,
+      );
+    },
+  );
+});

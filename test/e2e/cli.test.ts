@@ -110,6 +110,30 @@ describe('the sandbox CLI', () => {
     expect((await cli.exited).code).toBe(0);
   });
 
+  it('answers the control API under --allowed-hosts names, and journals no more than --journal-body-limit', async () => {
+    const cli = run([
+      '--port',
+      '0',
+      '--http',
+      '--allowed-hosts',
+      'sandbox,.internal',
+      '--journal-body-limit',
+      '8',
+    ]);
+    const { url, baseUrl } = await started(cli);
+    const state = (host: string) => send(`${url}/__admin/state`, { headers: { host } });
+    expect((await state('sandbox')).status).toBe(200);
+    expect((await state('fake.internal')).status).toBe(200);
+    expect((await state('evil.example')).status).toBe(403);
+    await send(`${baseUrl}/lists`, {
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    const [entry] = JSON.parse((await send(`${url}/__admin/requests`)).body);
+    expect(entry.response.bodyTruncated).toBe(true);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
   it('loads --seed and serves a given --cert/--key', async () => {
     const seedFile = join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(smallSeed()));
@@ -150,6 +174,9 @@ describe('the sandbox CLI', () => {
       'cannot read --cert /nonexistent/c.pem',
     ],
     [['extra'], 'Unexpected argument'],
+    [['--allowed-hosts', ','], '--allowed-hosts takes comma-separated host names'],
+    [['--allowed-hosts', 'a b'], '--allowed-hosts takes comma-separated host names'],
+    [['--journal-body-limit', 'lots'], '--journal-body-limit must be a whole number'],
   ])('%j: exit 2 with a message that says what to fix', async (args, message) => {
     const { code, stderr } = await run(args).exited;
     expect(code).toBe(2);
@@ -185,6 +212,8 @@ describe('the sandbox CLI', () => {
     const help = run(['--help']);
     expect((await help.exited).code).toBe(0);
     expect(help.output()).toContain('Usage: fake-marketing-server [options]');
+    expect(help.output()).toContain('--allowed-hosts <names>');
+    expect(help.output()).toContain('--journal-body-limit <bytes>');
     const version = run(['--version']);
     expect((await version.exited).code).toBe(0);
     expect(version.output().trim()).toMatch(/^\d+\.\d+\.\d+$/);
