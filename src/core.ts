@@ -53,7 +53,7 @@ const DEFAULT_JOURNAL_SIZE = 1000;
 const DEFAULT_JOURNAL_BODY_LIMIT = 64 * 1024;
 const DEFAULT_WAIT_MS = 5000;
 /** Longest wait for a request: a test that needs more is waiting for something else. */
-export const MAX_WAIT_MS = 10 * 60 * 1000;
+const MAX_WAIT_MS = 10 * 60 * 1000;
 
 /** Options of `waitForRequest()`. */
 export interface WaitOptions {

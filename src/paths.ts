@@ -17,12 +17,6 @@ export function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** The raw query string of a request URL, without `?`; empty when there is none. */
-export function queryOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? '' : url.slice(query + 1);
-}
-
 /** True for every URL of the emulated service: faulted and journaled. */
 export function isPublicApi(url: string): boolean {
   return url.startsWith(PUBLIC_PREFIX);
