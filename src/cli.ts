@@ -101,6 +101,14 @@ async function main(): Promise<void> {
     })}\n`,
   );
 
+  stopCleanlyOnSignals(fake, config.stateFile !== undefined);
+}
+
+/**
+ * Ctrl+C or SIGTERM: answer requests in flight, release held ones, write the state file (when
+ * there is one), free the port, exit 0.
+ */
+function stopCleanlyOnSignals(fake: FakeMarketingServer, saveState: boolean): void {
   let stoppingSince: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stoppingSince !== undefined) {
@@ -115,7 +123,7 @@ async function main(): Promise<void> {
     fake
       .close()
       .then(() => {
-        if (config.stateFile !== undefined) {
+        if (saveState) {
           process.stdout.write(`State saved to ${fake.saveState()}\n`);
         }
       })

@@ -163,6 +163,11 @@ export class Core {
         `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${timeoutMs}`,
       );
     }
+    if (!this.journal.enabled) {
+      throw new StateError(
+        'waitForRequest needs the journal: create the fake with a journalSize above 0.',
+      );
+    }
     return this.journal.waitFor(checked, timeoutMs);
   }
 

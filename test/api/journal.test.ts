@@ -320,6 +320,14 @@ describe('waiting for a request', () => {
     expect(() => fake.waitForRequest({}, { timeoutMs })).toThrow(InvalidOptionError);
   });
 
+  it('says so, instead of waiting in vain, when the journal is off', async () => {
+    await using off = await makeFake({ journalSize: 0 });
+    expect(() => off.waitForRequest({})).toThrow(
+      'waitForRequest needs the journal: create the fake with a journalSize above 0.',
+    );
+    expect((await off.inject({ url: '/__admin/requests/wait?timeoutMs=10' })).statusCode).toBe(409);
+  });
+
   it('close() ends a wait instead of leaving it hanging', async () => {
     const other = await makeFake();
     const waiting = other.waitForRequest({ operation: 'getLists' }, { timeoutMs: 60_000 });
