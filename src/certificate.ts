@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { Worker } from 'node:worker_threads';
 
 export interface Certificate {
@@ -7,16 +8,25 @@ export interface Certificate {
 }
 
 // Making a key pair is the slowest step of listen(), and every fake in a process can serve the
-// same localhost certificate, so the first one made is kept for the life of the process.
-let localhostCertificate: Promise<Certificate> | undefined;
+// same certificate, so each one made (per set of extra names) is kept for the life of the process.
+const certificates = new Map<string, Promise<Certificate>>();
 
-/** A self-signed certificate for localhost, 127.0.0.1 and ::1, made once per process. */
-export function localhostCertificateOnce(): Promise<Certificate> {
-  localhostCertificate ??= makeLocalhostCertificate().catch((error: unknown) => {
-    localhostCertificate = undefined;
-    throw error;
-  });
-  return localhostCertificate;
+/**
+ * A self-signed certificate for localhost, 127.0.0.1 and ::1, and any `extraNames` (host names or
+ * IP addresses, e.g. a Docker Compose service name), made once per process and set of names.
+ */
+export function localhostCertificateOnce(extraNames: readonly string[] = []): Promise<Certificate> {
+  const names = [...new Set(extraNames.map((name) => name.toLowerCase()))].sort();
+  const key = names.join(',');
+  let certificate = certificates.get(key);
+  if (!certificate) {
+    certificate = makeLocalhostCertificate(names).catch((error: unknown) => {
+      certificates.delete(key);
+      throw error;
+    });
+    certificates.set(key, certificate);
+  }
+  return certificate;
 }
 
 // selfsigned's dependencies install global polyfills that slowed every request of the process by
@@ -30,7 +40,7 @@ require(workerData.selfsigned)
   .catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
 `;
 
-function makeLocalhostCertificate(): Promise<Certificate> {
+function makeLocalhostCertificate(extraNames: readonly string[]): Promise<Certificate> {
   const notBeforeDate = new Date(Date.now() - 60 * 60 * 1000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 825 * 24 * 60 * 60 * 1000);
   const workerData = {
@@ -54,6 +64,9 @@ function makeLocalhostCertificate(): Promise<Certificate> {
             { type: 2, value: 'localhost' },
             { type: 7, ip: '127.0.0.1' },
             { type: 7, ip: '::1' },
+            ...extraNames.map((name) =>
+              isIP(name) ? { type: 7, ip: name } : { type: 2, value: name },
+            ),
           ],
         },
       ],

@@ -32,7 +32,7 @@ function readPem(file: string, flag: string): string {
 async function main(): Promise<void> {
   let config: ReturnType<typeof parseCommandLine>;
   try {
-    config = parseCommandLine(process.argv.slice(2));
+    config = parseCommandLine(process.argv.slice(2), process.env);
   } catch (error) {
     if (error instanceof UsageError)
       fail(`${error.message}\nRun with --help for the options.`, EXIT_USAGE);
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       host: config.host,
       https: config.https,
       ...(cert === undefined ? {} : { cert, key }),
+      ...(config.tlsHostnames === undefined ? {} : { tlsHostnames: config.tlsHostnames }),
     });
   } catch (error) {
     await fake.close();

@@ -87,6 +87,8 @@ export class Core {
   readonly adminToken: string | undefined;
   /** Host names the control API answers (DNS-rebinding protection). */
   readonly hosts: HostAllowList;
+  /** The certificate the fake made and serves, once listening over HTTPS (GET /__admin/ca.pem). */
+  certificate: string | undefined;
   private readonly stateFile: string | undefined;
 
   /** The operationIds a journal filter may name. */

@@ -24,6 +24,11 @@ export interface ListenOptions {
    * (slow-header attacks, stuck clients). Default 10 000 ms.
    */
   headersTimeoutMs?: number;
+  /**
+   * Names (or addresses) the generated certificate also names besides localhost, 127.0.0.1 and
+   * ::1, e.g. a Docker Compose service name; the control API answers them too.
+   */
+  tlsHostnames?: string[];
 }
 
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -80,7 +85,8 @@ export async function startServer(
   let ca: string | undefined;
   let server: Server;
   if (https) {
-    const own = options.key === undefined ? await localhostCertificateOnce() : undefined;
+    const own =
+      options.key === undefined ? await localhostCertificateOnce(options.tlsHostnames) : undefined;
     ca = own?.cert;
     server = createHttpsServer(
       { key: own?.key ?? options.key, cert: own?.cert ?? options.cert, ...timeouts },

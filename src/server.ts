@@ -103,12 +103,21 @@ export class FakeMarketingServer {
           'set the adminToken option first.',
       );
     }
-    // The host it was told to listen on is a name its own clients use.
-    this.core.hosts.add(host);
+    const { tlsHostnames = [] } = options;
+    if (
+      !Array.isArray(tlsHostnames) ||
+      tlsHostnames.some((name) => typeof name !== 'string' || !/^[\w.:-]+$/.test(name))
+    ) {
+      throw new InvalidOptionError('tlsHostnames must be an array of host names or addresses');
+    }
+    // The host it was told to listen on, and the names in its certificate, are names its own
+    // clients use.
+    for (const name of [host, ...tlsHostnames]) this.core.hosts.add(name);
     const handler = (request: IncomingMessage, response: ServerResponse) =>
       this.app.routing(request, response);
     const { server, address } = await startServer(handler, options, API_PREFIX);
     this.listening = { server, address };
+    this.core.certificate = address.ca;
     return address;
   }
 

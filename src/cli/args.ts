@@ -21,35 +21,44 @@ export interface CliConfig {
   readonly journalSize: number | undefined;
   readonly journalBodyLimit: number | undefined;
   readonly allowedHosts: string[] | undefined;
+  readonly tlsHostnames: string[] | undefined;
   readonly stateFile: string | undefined;
 }
 
 export const USAGE = `Usage: fake-marketing-server [options]
 
 Starts a fake Marketing API (HTTPS, Basic auth) with its control API under /__admin.
+Every option can also come from the environment variable in brackets; a flag wins over it.
 
 Options:
-  --port <n>           port to listen on (default 8443; 0 picks a free one)
-  --host <host>        address to listen on (default 127.0.0.1); a non-loopback
-                       address needs --admin-token
-  --seed <file>        seed JSON file (default: the bundled sandbox seed)
-  --state-file <file>  keep the state across runs: loaded instead of the seed when it
-                       exists, written on a clean exit and on POST /__admin/save
-  --http               plain HTTP instead of HTTPS
-  --cert <file>        PEM certificate to serve (with --key)
-  --key <file>         PEM private key to serve (with --cert)
-  --ca-out <file>      where to write the generated certificate, to trust it
-                       (default: a file in the system's temporary folder)
-  --admin-token <t>    require 'Authorization: Bearer <t>' on the control API
+  --port <n>           [FMS_PORT] port to listen on (default 8443; 0 picks a free one)
+  --host <host>        [FMS_HOST] address to listen on (default 127.0.0.1); a
+                       non-loopback address needs --admin-token
+  --seed <file>        [FMS_SEED] seed JSON file (default: the bundled sandbox seed)
+  --state-file <file>  [FMS_STATE_FILE] keep the state across runs: loaded instead of
+                       the seed when it exists, written on a clean exit and on
+                       POST /__admin/save
+  --http               [FMS_HTTP=true] plain HTTP instead of HTTPS
+  --cert <file>        [FMS_CERT] PEM certificate to serve (with --key)
+  --key <file>         [FMS_KEY] PEM private key to serve (with --cert)
+  --ca-out <file>      [FMS_CA_OUT] where to write the generated certificate, to trust
+                       it (default: a file in the system's temporary folder)
+  --tls-hostnames <names>
+                       [FMS_TLS_HOSTNAMES] comma-separated names the generated
+                       certificate also names (and the control API answers), e.g.
+                       a Docker Compose service name
+  --admin-token <t>    [FMS_ADMIN_TOKEN] require 'Authorization: Bearer <t>' on the
+                       control API
   --allowed-hosts <names>
-                       comma-separated host names the control API answers besides
-                       IP addresses, localhost and --host (e.g. a Docker alias;
-                       '.internal' allows every name under it)
-  --max-contacts <n>   contact cap of servers whose seed sets none (default 10000)
-  --journal-size <n>   requests kept in the journal (default 1000)
+                       [FMS_ALLOWED_HOSTS] comma-separated host names the control API
+                       answers besides IP addresses, localhost and --host (e.g. a
+                       Docker alias; '.internal' allows every name under it)
+  --max-contacts <n>   [FMS_MAX_CONTACTS] contact cap of servers whose seed sets none
+                       (default 10000)
+  --journal-size <n>   [FMS_JOURNAL_SIZE] requests kept in the journal (default 1000)
   --journal-body-limit <bytes>
-                       bytes of each body the journal keeps (default 65536);
-                       longer bodies are kept cut off, with their length
+                       [FMS_JOURNAL_BODY_LIMIT] bytes of each body the journal keeps
+                       (default 65536); longer bodies are kept cut off, with their length
   -h, --help           show this help
   -v, --version        show the version
 
@@ -66,6 +75,7 @@ const OPTIONS = {
   'ca-out': { type: 'string' },
   'admin-token': { type: 'string' },
   'allowed-hosts': { type: 'string' },
+  'tls-hostnames': { type: 'string' },
   'max-contacts': { type: 'string' },
   'journal-size': { type: 'string' },
   'journal-body-limit': { type: 'string' },
@@ -85,7 +95,7 @@ function wholeNumber(
   return Number(value);
 }
 
-function hostNames(value: string | undefined): string[] | undefined {
+function hostNames(value: string | undefined, flag: string): string[] | undefined {
   if (value === undefined) return undefined;
   const names = value
     .split(',')
@@ -94,17 +104,63 @@ function hostNames(value: string | undefined): string[] | undefined {
   const bad = names.find((name) => !/^\.?[\w.-]+$/.test(name));
   if (names.length === 0 || bad !== undefined) {
     throw new UsageError(
-      `--allowed-hosts takes comma-separated host names such as 'sandbox,.internal', got '${value}'.`,
+      `${flag} takes comma-separated host names such as 'sandbox,.internal', got '${value}'.`,
     );
   }
   return names;
 }
 
-/** Parses and checks the command line; throws UsageError with what to fix. */
-export function parseCommandLine(argv: readonly string[]): CliConfig {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+type Option = Exclude<keyof typeof OPTIONS, 'help' | 'version'>;
+
+/** `--state-file` reads FMS_STATE_FILE. */
+export function variableOf(option: string): string {
+  return `FMS_${option.toUpperCase().replace(/-/g, '_')}`;
+}
+
+const TRUE = new Set(['1', 'true', 'yes']);
+const FALSE = new Set(['', '0', 'false', 'no']);
+
+/**
+ * Each option missing from the command line is taken from its environment variable, so a
+ * container or a CI job can configure the sandbox without a command line. Returns the values and,
+ * for messages, the name each came under.
+ */
+function withEnvironment(values: Values, env: Readonly<Record<string, string | undefined>>) {
+  const merged: Record<string, string | boolean | undefined> = { ...values };
+  const names: Record<string, string> = {};
+  for (const option of Object.keys(OPTIONS) as (keyof typeof OPTIONS)[]) {
+    if (option === 'help' || option === 'version') continue;
+    names[option] = `--${option}`;
+    const variable = variableOf(option);
+    const text = env[variable];
+    if (merged[option] !== undefined || text === undefined) continue;
+    names[option] = variable;
+    if (OPTIONS[option].type === 'string') {
+      merged[option] = text;
+    } else if (TRUE.has(text.toLowerCase()) || FALSE.has(text.toLowerCase())) {
+      merged[option] = TRUE.has(text.toLowerCase());
+    } else {
+      throw new UsageError(`${variable} must be true or false, got '${text}'.`);
+    }
+  }
+  return {
+    values: merged as Values,
+    name: (option: Option) => names[option] ?? `--${option}`,
+  };
+}
+
+/**
+ * Parses and checks the command line, with the FMS_ environment variables for options it does not
+ * give; throws UsageError with what to fix.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliConfig {
+  let parsed: Values;
   try {
-    ({ values } = parseArgs({
+    ({ values: parsed } = parseArgs({
       args: [...argv],
       options: OPTIONS,
       strict: true,
@@ -113,6 +169,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const { values, name } = withEnvironment(parsed, env);
   const https = !values.http;
   if ((values.cert === undefined) !== (values.key === undefined)) {
     throw new UsageError(
@@ -126,10 +183,15 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
       '--ca-out writes the generated certificate; it does not go with --http or --cert.',
     );
   }
+  if (values['tls-hostnames'] !== undefined && (!https || values.cert !== undefined)) {
+    throw new UsageError(
+      `${name('tls-hostnames')} names go into the generated certificate; it does not go with --http or --cert.`,
+    );
+  }
   const host = values.host ?? '127.0.0.1';
   const adminToken = values['admin-token'];
   if (adminToken !== undefined && adminToken.length === 0)
-    throw new UsageError('--admin-token must not be empty.');
+    throw new UsageError(`${name('admin-token')} must not be empty.`);
   if (!isLoopbackHost(host) && adminToken === undefined) {
     throw new UsageError(
       `Listening on ${host}, which is not a loopback address, would expose the control API to the network: add --admin-token <secret>.`,
@@ -138,7 +200,7 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
   return {
     help: values.help ?? false,
     version: values.version ?? false,
-    port: wholeNumber(values.port, '--port', 65535) ?? 8443,
+    port: wholeNumber(values.port, name('port'), 65535) ?? 8443,
     host,
     seed: values.seed,
     https,
@@ -146,10 +208,11 @@ export function parseCommandLine(argv: readonly string[]): CliConfig {
     key: values.key,
     caOut: values['ca-out'],
     adminToken,
-    maxContacts: wholeNumber(values['max-contacts'], '--max-contacts'),
-    journalSize: wholeNumber(values['journal-size'], '--journal-size'),
-    journalBodyLimit: wholeNumber(values['journal-body-limit'], '--journal-body-limit'),
-    allowedHosts: hostNames(values['allowed-hosts']),
+    maxContacts: wholeNumber(values['max-contacts'], name('max-contacts')),
+    journalSize: wholeNumber(values['journal-size'], name('journal-size')),
+    journalBodyLimit: wholeNumber(values['journal-body-limit'], name('journal-body-limit')),
+    allowedHosts: hostNames(values['allowed-hosts'], name('allowed-hosts')),
+    tlsHostnames: hostNames(values['tls-hostnames'], name('tls-hostnames')),
     stateFile: values['state-file'],
   };
 }

@@ -306,3 +306,11 @@ describe('allowedHosts', () => {
     },
   );
 });
+
+describe('GET /__admin/ca.pem', () => {
+  it('is 404 while the fake serves no certificate of its own', async () => {
+    const response = await fake.inject({ url: '/__admin/ca.pem' });
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.body).message).toContain('made no certificate');
+  });
+});

@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localhostCertificateOnce } from '../../src/certificate.js';
-import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
+import { CLI, type RunningCli, spawnCli, started } from '../helpers/cli.js';
 import { basic, smallSeed } from '../helpers/fake.js';
 import { send } from '../helpers/request.js';
 
@@ -132,6 +134,42 @@ describe('the sandbox CLI', () => {
     expect(entry.response.bodyTruncated).toBe(true);
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
+  });
+
+  it('takes its configuration from FMS_ variables; the certificate names FMS_TLS_HOSTNAMES and is served at /__admin/ca.pem', async () => {
+    const caOut = join(dir, 'env-ca.pem');
+    const child = spawn(process.execPath, [CLI], {
+      env: {
+        ...process.env,
+        FMS_PORT: '0',
+        FMS_CA_OUT: caOut,
+        FMS_TLS_HOSTNAMES: 'fake.test,10.9.8.7',
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 10_000;
+    while (!output.includes('Press Ctrl+C to stop.') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const url = /Control API\s+(\S+)\/__admin/.exec(output)![1]!;
+    const ca = readFileSync(caOut, 'utf8');
+    expect(new X509Certificate(ca).subjectAltName).toContain('DNS:fake.test');
+    expect(new X509Certificate(ca).subjectAltName).toContain('IP Address:10.9.8.7');
+    // A client that knows the fake as fake.test (a Compose service name) verifies it.
+    const served = await send(`${url}/__admin/ca.pem`, {
+      ca,
+      servername: 'fake.test',
+      headers: { host: 'fake.test' },
+    });
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('application/x-pem-file');
+    expect(served.body).toBe(ca);
+    child.kill('SIGTERM');
+    await exited;
   });
 
   it('loads --seed and serves a given --cert/--key', async () => {

@@ -72,6 +72,25 @@ export const ADMIN_ROUTES: readonly Route[] = [
   }),
   route({
     ...common,
+    operationId: 'certificate',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/ca.pem`,
+    summary:
+      'The certificate the fake made and serves, to trust (404 over HTTP or with your own certificate).',
+    status: 200,
+    renders: 'application/x-pem-file',
+    handle: ({ core }) => {
+      if (core.certificate === undefined) {
+        throw new ApiError('ADMIN_NOT_FOUND', {
+          detail:
+            'This fake made no certificate: it serves plain HTTP, or a certificate you gave it.',
+        });
+      }
+      return new Rendered('application/x-pem-file', core.certificate);
+    },
+  }),
+  route({
+    ...common,
     operationId: 'openApi',
     method: 'GET',
     path: `${ADMIN_PREFIX}/openapi.json`,
