@@ -69,6 +69,7 @@ async function main(): Promise<void> {
       https: config.https,
       ...(cert === undefined ? {} : { cert, key }),
       ...(config.tlsHostnames === undefined ? {} : { tlsHostnames: config.tlsHostnames }),
+      localControlOnly: config.localControlOnly,
     });
   } catch (error) {
     await fake.close();

@@ -89,6 +89,8 @@ export class Core {
   readonly hosts: HostAllowList;
   /** The certificate the fake made and serves, once listening over HTTPS (GET /__admin/ca.pem). */
   certificate: string | undefined;
+  /** The control API answers loopback peers only (listen's localControlOnly, without a token). */
+  localControlOnly = false;
   private readonly stateFile: string | undefined;
 
   /** The operationIds a journal filter may name. */

@@ -29,6 +29,12 @@ export interface ListenOptions {
    * ::1, e.g. a Docker Compose service name; the control API answers them too.
    */
   tlsHostnames?: string[];
+  /**
+   * Listen on any host without an admin token, and serve the control API only to clients on this
+   * machine (loopback peers): the emulated API for everyone, the controls for no one else. For
+   * containers, where the fake must listen on every interface. Ignored when there is a token.
+   */
+  localControlOnly?: boolean;
 }
 
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -48,6 +54,12 @@ const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.test(host);
+}
+
+/** A peer address on this machine: 127.0.0.0/8, ::1, or IPv4 loopback mapped into IPv6. */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return /^(127\.|::ffff:127\.)/.test(address) || address === '::1';
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;

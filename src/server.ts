@@ -97,10 +97,11 @@ export class FakeMarketingServer {
     if (this.closed) throw new StateError('This fake is closed; create a new one.');
     if (this.listening) throw new StateError(`Already listening on ${this.listening.address.url}.`);
     const host = options.host ?? '127.0.0.1';
-    if (!isLoopbackHost(host) && !this.core.adminToken) {
+    const localControlOnly = options.localControlOnly === true && !this.core.adminToken;
+    if (!isLoopbackHost(host) && !this.core.adminToken && !localControlOnly) {
       throw new InvalidOptionError(
         `Listening on ${host}, which is not a loopback address, would expose the control API; ` +
-          'set the adminToken option first.',
+          'set the adminToken option first (or localControlOnly, to serve the controls to this machine only).',
       );
     }
     const { tlsHostnames = [] } = options;
@@ -118,6 +119,7 @@ export class FakeMarketingServer {
     const { server, address } = await startServer(handler, options, API_PREFIX);
     this.listening = { server, address };
     this.core.certificate = address.ca;
+    this.core.localControlOnly = localControlOnly;
     return address;
   }
 

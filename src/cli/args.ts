@@ -22,6 +22,7 @@ export interface CliConfig {
   readonly journalBodyLimit: number | undefined;
   readonly allowedHosts: string[] | undefined;
   readonly tlsHostnames: string[] | undefined;
+  readonly localControlOnly: boolean;
   readonly stateFile: string | undefined;
 }
 
@@ -49,6 +50,9 @@ Options:
                        a Docker Compose service name
   --admin-token <t>    [FMS_ADMIN_TOKEN] require 'Authorization: Bearer <t>' on the
                        control API
+  --local-control-only [FMS_LOCAL_CONTROL_ONLY=true] without an admin token, serve the
+                       control API only to clients on this machine, so that any
+                       --host may be used (the container image sets this)
   --allowed-hosts <names>
                        [FMS_ALLOWED_HOSTS] comma-separated host names the control API
                        answers besides IP addresses, localhost and --host (e.g. a
@@ -76,6 +80,7 @@ const OPTIONS = {
   'admin-token': { type: 'string' },
   'allowed-hosts': { type: 'string' },
   'tls-hostnames': { type: 'string' },
+  'local-control-only': { type: 'boolean' },
   'max-contacts': { type: 'string' },
   'journal-size': { type: 'string' },
   'journal-body-limit': { type: 'string' },
@@ -192,9 +197,10 @@ export function parseCommandLine(
   const adminToken = values['admin-token'];
   if (adminToken !== undefined && adminToken.length === 0)
     throw new UsageError(`${name('admin-token')} must not be empty.`);
-  if (!isLoopbackHost(host) && adminToken === undefined) {
+  const localControlOnly = values['local-control-only'] ?? false;
+  if (!isLoopbackHost(host) && adminToken === undefined && !localControlOnly) {
     throw new UsageError(
-      `Listening on ${host}, which is not a loopback address, would expose the control API to the network: add --admin-token <secret>.`,
+      `Listening on ${host}, which is not a loopback address, would expose the control API to the network: add --admin-token <secret> (or --local-control-only).`,
     );
   }
   return {
@@ -213,6 +219,7 @@ export function parseCommandLine(
     journalBodyLimit: wholeNumber(values['journal-body-limit'], name('journal-body-limit')),
     allowedHosts: hostNames(values['allowed-hosts'], name('allowed-hosts')),
     tlsHostnames: hostNames(values['tls-hostnames'], name('tls-hostnames')),
+    localControlOnly,
     stateFile: values['state-file'],
   };
 }

@@ -72,6 +72,11 @@ export const API_ERRORS = {
     message:
       "Host '{host}' is not allowed on the control API, which guards against DNS rebinding: add it with the allowedHosts option (CLI: --allowed-hosts).",
   },
+  LOCAL_CONTROL_ONLY: {
+    status: 403,
+    message:
+      'The control API answers only clients on the machine it runs on: set an admin token (adminToken, --admin-token, FMS_ADMIN_TOKEN) to use it from elsewhere.',
+  },
   ORIGIN_NOT_ALLOWED: {
     status: 403,
     message:

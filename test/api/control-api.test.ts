@@ -314,3 +314,32 @@ describe('GET /__admin/ca.pem', () => {
     expect(JSON.parse(response.body).message).toContain('made no certificate');
   });
 });
+
+describe('listen({ localControlOnly })', () => {
+  it('listens on any host without a token, serving the control API to this machine only', async () => {
+    await using local = await makeFake();
+    await expect(local.listen({ host: '0.0.0.0', https: false })).rejects.toThrow(
+      /set the adminToken option first \(or localControlOnly/,
+    );
+    await local.listen({ host: '0.0.0.0', https: false, localControlOnly: true });
+    const from = (remoteAddress: string, url = '/__admin/state') =>
+      local.inject({ url, remoteAddress, headers: { authorization: basic(1234, 'key-1234') } });
+    expect((await from('127.0.0.1')).statusCode).toBe(200);
+    expect((await from('::ffff:127.0.0.1')).statusCode).toBe(200);
+    const far = await from('172.17.0.1');
+    expect(far.statusCode).toBe(403);
+    expect(JSON.parse(far.body).message).toContain('FMS_ADMIN_TOKEN');
+    expect((await from('172.17.0.1', '/marketing/v1/lists')).statusCode).toBe(200);
+  });
+
+  it('changes nothing when the fake has an admin token: the token decides', async () => {
+    await using tokened = await makeFake({ adminToken: 't' });
+    await tokened.listen({ host: '0.0.0.0', https: false, localControlOnly: true });
+    const far = await tokened.inject({
+      url: '/__admin/state',
+      remoteAddress: '172.17.0.1',
+      headers: { authorization: 'Bearer t' },
+    });
+    expect(far.statusCode).toBe(200);
+  });
+});

@@ -12,6 +12,7 @@ const OPTIONS = [
   'ca-out',
   'tls-hostnames',
   'admin-token',
+  'local-control-only',
   'allowed-hosts',
   'max-contacts',
   'journal-size',

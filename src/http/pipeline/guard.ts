@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { HostAllowList } from '../../control/host-allow-list.js';
+import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
+import { isLoopbackPeer } from '../../listen.js';
 import { isControlApi } from '../../paths.js';
 
 /** `name` of `name:port`, `::1` of `[::1]:port`. */
@@ -19,7 +20,8 @@ const FOREIGN_FETCH = new Set(['cross-site', 'same-site']);
  * can send a body-less POST to 127.0.0.1 without a preflight, and must not wipe the sandbox. The
  * emulated API is left alone: real clients send any Host, and it sends no CORS headers.
  */
-export function guardControlApi(hosts: HostAllowList) {
+export function guardControlApi(core: Core) {
+  const { hosts } = core;
   return function guardControlApi(
     request: FastifyRequest,
     _reply: FastifyReply,
@@ -28,6 +30,9 @@ export function guardControlApi(hosts: HostAllowList) {
     if (!isControlApi(request.url)) return done();
     const host = request.headers.host ?? '';
     if (!hosts.allows(hostnameOf(host))) return done(new ApiError('HOST_NOT_ALLOWED', { host }));
+    if (core.localControlOnly && !isLoopbackPeer(request.socket.remoteAddress)) {
+      return done(new ApiError('LOCAL_CONTROL_ONLY'));
+    }
     if (SAFE_METHODS.has(request.method)) return done();
     const { origin } = request.headers;
     const site = request.headers['sec-fetch-site'];
