@@ -29,4 +29,6 @@ export default defineConfig([
   },
   // The CLI: ESM only (it uses top-level await), run as `fake-marketing-server`.
   { ...common, entry: { cli: 'src/cli.ts' }, format: ['esm'], clean: false },
+  // The container image's HEALTHCHECK.
+  { ...common, entry: { healthcheck: 'src/healthcheck.ts' }, format: ['esm'], clean: false },
 ]);
