@@ -28,7 +28,18 @@ export default defineConfig([
     shims: true,
   },
   // The CLI: ESM only (it uses top-level await), run as `fake-marketing-server`.
-  { ...common, entry: { cli: 'src/cli.ts' }, format: ['esm'], clean: false },
+  // Every dependency is bundled in: resolving and loading a few hundred modules was most of its
+  // start-up. CommonJS dependencies inside an ES module need a `require` of their own.
+  {
+    ...common,
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    clean: false,
+    noExternal: [/.*/],
+    banner: {
+      js: "import { createRequire as __cliRequire } from 'node:module';\nconst require = __cliRequire(import.meta.url);",
+    },
+  },
   // The container image's HEALTHCHECK.
   { ...common, entry: { healthcheck: 'src/healthcheck.ts' }, format: ['esm'], clean: false },
 ]);

@@ -6,7 +6,7 @@ function row(cells) {
   return `| ${cells.join(' | ')} |`;
 }
 
-export function renderResults({ date, machine, settings, socket, peers, inProcess }) {
+export function renderResults({ date, machine, settings, socket, peers, inProcess, startup }) {
   const find = (server, scenario) =>
     socket.rows.find((r) => r.server === server && r.scenario === scenario);
   const ratios = ['listsJson', 'listsXml', 'addByEmail'].map((scenario) => {
@@ -179,6 +179,38 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
       '',
       '',
     ]),
+    '',
+    '## Start-up',
+    '',
+    'From spawning the sandbox to its first 200 (`GET /__admin/health`), bench/startup.mjs; every run listed.',
+    '',
+    row(['measure', 'median', 'target', '', 'runs (ms)']),
+    row(['---', '---:', '---', '---', '---']),
+    row([
+      'the CLI (`node dist/cli.js --http`), spawn to first 200',
+      `${startup.cli.medianMs} ms`,
+      '< 200 ms',
+      ok(startup.cli.medianMs < 200),
+      startup.cli.runs.join(', '),
+    ]),
+    ...(startup.container
+      ? [
+          row([
+            `the container (${startup.image}), \`docker run\` to first 200`,
+            `${startup.container.first200MedianMs} ms`,
+            '',
+            '',
+            startup.container.runs.join(', '),
+          ]),
+          row([
+            'the container, `docker run` to healthy',
+            `${startup.container.healthyMedianMs} ms`,
+            '< 1 s',
+            ok(startup.container.healthyMedianMs < 1000),
+            startup.container.healthyRuns.join(', '),
+          ]),
+        ]
+      : []),
     '',
     '## What limits the figures',
     '',

@@ -356,10 +356,30 @@ function inProcessBenchmarks() {
   };
 }
 
+/** Spawn to first 200 for the CLI, and for the container image when Docker has it. */
+function startupBenchmarks() {
+  const image = process.env.BENCH_IMAGE ?? 'fake-marketing-server:local';
+  let hasImage = false;
+  try {
+    execFileSync('docker', ['image', 'inspect', image], { stdio: 'ignore' });
+    hasImage = true;
+  } catch {
+    log(`Start-up: no Docker image ${image} (npm run image), so the CLI only.`);
+  }
+  const output = execFileSync(
+    process.execPath,
+    [join(HERE, 'startup.mjs'), ...(hasImage ? ['--image', image] : [])],
+    { encoding: 'utf8' },
+  );
+  log(`Start-up: ${output.trim()}`);
+  return { image: hasImage ? image : undefined, ...JSON.parse(output) };
+}
+
 const answers = await expectedAnswers();
 const socket = await socketBenchmarks(answers);
 const peers = SKIP_PEERS ? [] : await peerBenchmarks(answers);
 const inProcess = inProcessBenchmarks();
+const startup = startupBenchmarks();
 const report = (await import('./report.mjs')).renderResults({
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
@@ -367,6 +387,7 @@ const report = (await import('./report.mjs')).renderResults({
   socket,
   peers,
   inProcess,
+  startup,
 });
 writeFileSync(join(HERE, 'RESULTS.md'), report);
 log(`Wrote ${join(HERE, 'RESULTS.md')}`);
