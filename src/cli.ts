@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
+import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
@@ -30,6 +31,18 @@ function readPem(file: string, flag: string): string {
 }
 
 async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'verify' || command === 'import') {
+    try {
+      process.exitCode = await runVerifyCommand(command, rest, process.env);
+    } catch (error) {
+      if (error instanceof UsageError || error instanceof FakeMarketingServerError) {
+        fail(`${error.message}\nRun with ${command} --help for the options.`, EXIT_USAGE);
+      }
+      fail((error as Error).message, 1);
+    }
+    return;
+  }
   let config: ReturnType<typeof parseCommandLine>;
   try {
     config = parseCommandLine(process.argv.slice(2), process.env);

@@ -55,3 +55,14 @@ export type {
   ListView,
   ServerView,
 } from './server-view.js';
+export type { ImportOptions } from './verify/import.js';
+export { importSeed } from './verify/import.js';
+export {
+  type CheckResult,
+  reportJunit,
+  reportText,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyPlan,
+  verifyService,
+} from './verify/verify.js';

@@ -66,7 +66,10 @@ Options:
   -h, --help           show this help
   -v, --version        show the version
 
-Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.`;
+Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
+
+Also: fake-marketing-server verify --help (conformance check against any implementation)
+      fake-marketing-server import --help (a seed from a real account)`;
 
 const OPTIONS = {
   port: { type: 'string' },

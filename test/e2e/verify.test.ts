@@ -1,0 +1,300 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createFakeMarketingServer,
+  type FakeMarketingServer,
+  importSeed,
+  verifyPlan,
+  verifyService,
+} from '../../src/index.js';
+import { CLI, spawnCli, started } from '../helpers/cli.js';
+import { KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
+
+const READ_ONLY = verifyPlan(false).map((check) => check.id);
+const ALL = verifyPlan(true).map((check) => check.id);
+
+let fake: FakeMarketingServer;
+let baseUrl: string;
+beforeAll(async () => {
+  fake = await makeFake();
+  ({ baseUrl } = await fake.listen({ https: false }));
+});
+afterAll(() => fake.close());
+
+/** A proxy in front of the fake that changes its answers: a deliberately broken implementation. */
+async function brokenProxy(
+  breakIt: (
+    method: string,
+    path: string,
+    status: number,
+    body: string,
+  ) => { status: number; body: string },
+): Promise<{ url: string; server: Server }> {
+  const target = new URL(baseUrl);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const changed = breakIt(
+              req.method!,
+              req.url!,
+              answer.statusCode!,
+              Buffer.concat(parts).toString(),
+            );
+            res.writeHead(changed.status, {
+              'content-type': answer.headers['content-type'] ?? 'text/plain',
+            });
+            res.end(changed.body);
+          });
+        },
+      );
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/marketing/v1`, server };
+}
+
+describe('verifyService against this fake', () => {
+  it('passes every check, read-only, and changes nothing', async () => {
+    const before = fake.exportState();
+    const report = await verifyService({ baseUrl, serverId: SERVER_ID, key: KEY });
+    expect(report.results.map((result) => [result.id, result.status])).toEqual(
+      READ_ONLY.map((id) => [id, 'pass']),
+    );
+    expect(report.failed).toBe(0);
+    expect(report.leftBehind).toEqual([]);
+    expect(fake.exportState()).toEqual(before);
+    expect(JSON.stringify(report)).not.toContain(KEY);
+  });
+
+  it('with allowWrites, checks the writing rules with throwaway names and says what it left', async () => {
+    const before = fake.server(SERVER_ID);
+    const contactsBefore = before.contacts();
+    const fieldsBefore = before.customFields();
+    const report = await verifyService({
+      baseUrl,
+      serverId: SERVER_ID,
+      key: KEY,
+      allowWrites: true,
+    });
+    expect(report.results.map((result) => [result.id, result.status])).toEqual(
+      ALL.map((id) => [id, 'pass']),
+    );
+    expect(report.leftBehind).toHaveLength(1);
+    const address = /the contact (\S+)/.exec(report.leftBehind[0]!)![1]!;
+    expect(address).toMatch(/^fms-verify-[0-9a-f]{12}@example\.com$/);
+    const after = fake.server(SERVER_ID);
+    // The one thing added: the throwaway contact, on no list; every other contact as it was.
+    expect(after.contacts().filter((contact) => contact.emailAddress !== address)).toEqual(
+      contactsBefore,
+    );
+    expect(after.contact(address)).toMatchObject({ status: 'Active', listIds: [] });
+    expect(after.customFields()).toEqual(fieldsBefore);
+  });
+
+  it('--dry-run: the plan, nothing sent', () => {
+    expect(verifyPlan(false).every((check) => !check.writes && check.requests.length > 0)).toBe(
+      true,
+    );
+    expect(
+      verifyPlan(true)
+        .filter((check) => check.writes)
+        .map((check) => check.id),
+    ).toEqual([
+      'writes.add-creates',
+      'writes.re-add-idempotent',
+      'writes.remove-keeps-contact',
+      'writes.field-create-duplicate-delete',
+    ]);
+  });
+
+  it('refuses options that make no sense', async () => {
+    await expect(verifyService({ baseUrl: 'ftp://x', serverId: 1, key: 'k' })).rejects.toThrow(
+      /baseUrl/,
+    );
+    await expect(verifyService({ baseUrl, serverId: 1, key: '' })).rejects.toThrow(/key/);
+  });
+});
+
+describe('verify catches drift, naming the check', () => {
+  it.each([
+    [
+      'swaps two XML elements',
+      'lists.xml',
+      (_m: string, _p: string, status: number, body: string) => ({
+        status,
+        body: body.replace(/<Id>(\d+)<\/Id><Name>([^<]*)<\/Name>/g, '<Name>$2</Name><Id>$1</Id>'),
+      }),
+    ],
+    [
+      'changes a 409 message',
+      'errors.reserved-name',
+      (_m: string, _p: string, status: number, body: string) => ({
+        status,
+        body: body.replace('system reserved', 'reserved by the system'),
+      }),
+    ],
+    [
+      'answers 200 instead of 404',
+      'errors.unknown-field',
+      (method: string, path: string, status: number, body: string) =>
+        method === 'DELETE' && path.startsWith('/marketing/v1/customfields/')
+          ? { status: 200, body: '' }
+          : { status, body },
+    ],
+  ])('a proxy that %s fails %s, and only it', async (_what, failing, breakIt) => {
+    const proxy = await brokenProxy(breakIt);
+    try {
+      const report = await verifyService({ baseUrl: proxy.url, serverId: SERVER_ID, key: KEY });
+      expect(
+        report.results.filter((result) => result.status !== 'pass').map((result) => result.id),
+      ).toEqual([failing]);
+      expect(report.failed).toBe(1);
+    } finally {
+      proxy.server.close();
+    }
+  });
+});
+
+describe('the verify and import commands, over HTTPS through the CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fms-verify-'));
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [CLI, ...args],
+        { env: { ...process.env, ...env } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+
+  it('verify passes against the sandbox, writes JUnit, and never prints the key', async () => {
+    const sandbox = spawnCli(['--port', '0', '--ca-out', join(dir, 'ca.pem')]);
+    try {
+      const { baseUrl: sandboxUrl, servers } = await started(sandbox);
+      const { serverId, key } = servers[0]!;
+      const junit = join(dir, 'report.xml');
+      const result = await cli(
+        [
+          'verify',
+          '--base-url',
+          sandboxUrl,
+          '--server-id',
+          String(serverId),
+          '--ca',
+          join(dir, 'ca.pem'),
+          '--reporter',
+          'junit',
+          '--out',
+          junit,
+        ],
+        { FMS_VERIFY_KEY: key },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`${READ_ONLY.length} passed, 0 failed, 0 skipped`);
+      expect(result.stdout + result.stderr + readFileSync(junit, 'utf8')).not.toContain(key);
+      const parsed = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, 'utf8'));
+      const suite = parsed.testsuites.testsuite;
+      expect(suite['@_tests']).toBe(String(READ_ONLY.length));
+      expect(suite['@_failures']).toBe('0');
+      expect(suite.testcase.map((test: Record<string, string>) => test['@_name'])).toEqual(
+        READ_ONLY,
+      );
+
+      const wrong = await cli(
+        [
+          'verify',
+          '--base-url',
+          sandboxUrl,
+          '--server-id',
+          String(serverId),
+          '--ca',
+          join(dir, 'ca.pem'),
+        ],
+        {
+          FMS_VERIFY_KEY: `${key}x`,
+        },
+      );
+      expect(wrong.code).toBe(1);
+      expect(wrong.stdout).toContain('FAIL  lists.json');
+
+      const seedFile = join(dir, 'imported.json');
+      const imported = await cli(
+        [
+          'import',
+          '--base-url',
+          sandboxUrl,
+          '--server-id',
+          String(serverId),
+          '--ca',
+          join(dir, 'ca.pem'),
+          '--out',
+          seedFile,
+        ],
+        { FMS_VERIFY_KEY: key },
+      );
+      expect(imported.code).toBe(0);
+      expect(imported.stdout).toContain('No contacts: the API cannot list them.');
+      expect(readFileSync(seedFile, 'utf8')).not.toContain(key);
+    } finally {
+      sandbox.child.kill('SIGTERM');
+      await sandbox.exited;
+    }
+  }, 60_000);
+
+  it('--dry-run prints the plan; a missing key is a usage error', async () => {
+    const plan = await cli(['verify', '--dry-run', '--allow-writes']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain(`${ALL.length} checks; nothing was sent.`);
+    expect(plan.stdout).toContain('writes.add-creates (writes)');
+    const missing = await cli(['verify', '--base-url', baseUrl, '--server-id', '1234'], {
+      FMS_VERIFY_KEY: '',
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--key (or FMS_VERIFY_KEY) is required.');
+  });
+});
+
+describe('importSeed', () => {
+  it('reads lists, custom fields and content into a seed that loads and equals the source', async () => {
+    const seed = await importSeed({ baseUrl, serverId: SERVER_ID, key: KEY });
+    expect(seed.servers[0]!.key).toBeUndefined();
+    expect(seed.servers[0]!.contacts).toBeUndefined();
+    const schema = JSON.parse(
+      readFileSync(new URL('../../seed.schema.json', import.meta.url), 'utf8'),
+    );
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    (addFormats as unknown as (target: Ajv2020) => void)(ajv);
+    expect(ajv.validate(schema, seed), JSON.stringify(ajv.errors)).toBe(true);
+    await using copy = await createFakeMarketingServer({ seed });
+    const source = fake.server(SERVER_ID);
+    const imported = copy.server(SERVER_ID);
+    expect(imported.lists()).toEqual(source.lists());
+    expect(imported.customFields()).toEqual(source.customFields());
+    expect(imported.content()).toEqual(source.content());
+    const withKey = await importSeed({ baseUrl, serverId: SERVER_ID, key: KEY, keepKey: true });
+    expect(withKey.servers[0]!.key).toBe(KEY);
+  });
+});
