@@ -45,8 +45,16 @@ function target(values: Record<string, string | boolean | undefined>, env: NodeJ
     throw new UsageError('--server-id is required: the server id, a number.');
   }
   if (!key) throw new UsageError('--key (or FMS_VERIFY_KEY) is required.');
-  const ca = typeof values.ca === 'string' ? readFileSync(values.ca, 'utf8') : undefined;
+  const ca = typeof values.ca === 'string' ? readCa(values.ca) : undefined;
   return { baseUrl, serverId: Number(serverId), key, ...(ca ? { ca } : {}) };
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
+  }
 }
 
 /** `verify` and `import`: returns the exit code; output goes to stdout, problems to stderr. */

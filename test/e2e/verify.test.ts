@@ -274,6 +274,14 @@ describe('the verify and import commands, over HTTPS through the CLI', () => {
     });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--key (or FMS_VERIFY_KEY) is required.');
+    const noCa = await cli(
+      ['verify', '--base-url', baseUrl, '--server-id', '1234', '--ca', '/nonexistent/ca.pem'],
+      {
+        FMS_VERIFY_KEY: 'k',
+      },
+    );
+    expect(noCa.code).toBe(2);
+    expect(noCa.stderr).toContain('cannot read --ca /nonexistent/ca.pem');
   });
 });
 
