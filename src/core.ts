@@ -6,7 +6,7 @@ import {
   type MaintenanceOptions,
 } from './control/faults.js';
 import { type Har, toHar } from './control/har.js';
-import { HostAllowList } from './control/host-allow-list.js';
+import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
 import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
@@ -117,10 +117,7 @@ export class Core {
       throw new InvalidOptionError('adminToken must be a non-empty string');
     }
     const { allowedHosts = [] } = options;
-    if (
-      !Array.isArray(allowedHosts) ||
-      allowedHosts.some((name) => typeof name !== 'string' || !/^\.?[\w.-]+$/.test(name))
-    ) {
+    if (!Array.isArray(allowedHosts) || !allowedHosts.every(isHostPattern)) {
       throw new InvalidOptionError(
         'allowedHosts must be an array of host names such as "sandbox" or ".internal"',
       );

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from './app.js';
 import type { FaultHandle, Faults, MaintenanceOptions } from './control/faults.js';
 import type { Har } from './control/har.js';
+import { isHostName } from './control/host-allow-list.js';
 import type { JournalEntry } from './control/journal.js';
 import type { RequestFilter } from './control/journal-filter.js';
 import { Core, type FakeMarketingServerOptions, type WaitOptions } from './core.js';
@@ -105,10 +106,7 @@ export class FakeMarketingServer {
       );
     }
     const { tlsHostnames = [] } = options;
-    if (
-      !Array.isArray(tlsHostnames) ||
-      tlsHostnames.some((name) => typeof name !== 'string' || !/^[\w.:-]+$/.test(name))
-    ) {
+    if (!Array.isArray(tlsHostnames) || !tlsHostnames.every(isHostName)) {
       throw new InvalidOptionError('tlsHostnames must be an array of host names or addresses');
     }
     // The host it was told to listen on, and the names in its certificate, are names its own

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isHostPattern } from '../control/host-allow-list.js';
 import { isLoopbackHost } from '../listen.js';
 
 /** A command line that cannot be run as given; the message says what to fix. */
@@ -109,7 +110,7 @@ function hostNames(value: string | undefined, flag: string): string[] | undefine
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const bad = names.find((name) => !/^\.?[\w.-]+$/.test(name));
+  const bad = names.find((name) => !isHostPattern(name));
   if (names.length === 0 || bad !== undefined) {
     throw new UsageError(
       `${flag} takes comma-separated host names such as 'sandbox,.internal', got '${value}'.`,

@@ -4,7 +4,7 @@ import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText, verifyPlan, verifyService } from '../verify/verify.js';
 import { UsageError } from './args.js';
 
-export const VERIFY_USAGE = `Usage:
+const VERIFY_USAGE = `Usage:
   fake-marketing-server verify --base-url URL --server-id N [--key K] [options]
   fake-marketing-server import --base-url URL --server-id N [--key K] --out seed.json [--keep-key]
 

@@ -1,5 +1,17 @@
 import { isIP } from 'node:net';
 
+const HOST_NAME = /^[\w.:-]+$/;
+
+/** A host name or an IP address, as certificates and Host headers carry them. */
+export function isHostName(name: unknown): name is string {
+  return typeof name === 'string' && HOST_NAME.test(name);
+}
+
+/** An allow-list entry: a host name, or a leading dot for every name under one (`.internal`). */
+export function isHostPattern(name: unknown): name is string {
+  return typeof name === 'string' && isHostName(name.replace(/^\./, ''));
+}
+
 /**
  * The names a request's Host may carry on the control API; IP addresses, `localhost` and names
  * under `.localhost` always may. A DNS-rebinding page reaches 127.0.0.1 under a name of its own

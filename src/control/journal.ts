@@ -9,6 +9,7 @@ import {
   nearest,
   type RequestFilter,
 } from './journal-filter.js';
+import { basicUsername } from './request-match.js';
 
 /** Header values as Node gives them: lower-case names, repeated headers as arrays. */
 export type Headers = Record<string, string | string[] | number | undefined>;
@@ -283,11 +284,9 @@ function redactCredentials(value: string | string[]): string | string[] {
   const space = value.indexOf(' ');
   const scheme = space === -1 ? value : value.slice(0, space);
   if (scheme.toLowerCase() !== 'basic') return space === -1 ? REDACTED : `${scheme} ${REDACTED}`;
-  const decoded = Buffer.from(value.slice(space + 1).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
+  const decoded = basicUsername(value);
   // Only a plain username is shown: anything odd in it could be part of a key.
-  const username =
-    colon > 0 && /^[\w.-]{1,64}$/.test(decoded.slice(0, colon)) ? decoded.slice(0, colon) : '';
+  const username = decoded !== undefined && /^[\w.-]{1,64}$/.test(decoded) ? decoded : '';
   return `${scheme} ${username ? `${username}:` : ''}${REDACTED}`;
 }
 

@@ -14,6 +14,19 @@ export interface RequestMatch {
   serverId?: number;
 }
 
+/**
+ * The username of a `Basic` Authorization header, decoded, without checking anything else; the
+ * key after the colon is never returned. Undefined for other schemes and malformed headers.
+ */
+export function basicUsername(authorization: string | undefined): string | undefined {
+  if (typeof authorization !== 'string' || authorization.slice(0, 6).toLowerCase() !== 'basic ') {
+    return undefined;
+  }
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decoded.slice(0, colon) : undefined;
+}
+
 /** What matching needs to know of a request. */
 export interface RequestFacts {
   readonly method: string;

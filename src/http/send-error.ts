@@ -1,5 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type PackageError, SeedError } from '../domain/errors.js';
+import {
+  ApiError,
+  FakeMarketingServerError,
+  type PackageError,
+  SeedError,
+} from '../domain/errors.js';
 import { isControlApi } from '../paths.js';
 import { answer } from './answer.js';
 import { JSON_TYPE, responseTypeOf } from './negotiate.js';
@@ -11,10 +16,7 @@ const serializeError = sharedSerializer({ schema: ERROR.schema });
 
 /** Maps fastify's own errors (parsing, body limits, auth plugin) onto the error table. */
 function toPackageError(error: Partial<FastifyError>, request: FastifyRequest): PackageError {
-  if (error instanceof ApiError) return error;
-  if (typeof (error as Partial<PackageError>).code === 'string' && 'headers' in error) {
-    return error as PackageError;
-  }
+  if (error instanceof ApiError || error instanceof FakeMarketingServerError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', {

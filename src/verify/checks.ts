@@ -53,7 +53,7 @@ function json(answer: Answer): unknown {
 }
 
 /** The child element names of each `item` under `root`, in order; undefined when the root differs. */
-export function xmlItems(text: string, root: string, item: string): string[][] | undefined {
+function xmlItems(text: string, root: string, item: string): string[][] | undefined {
   const body = text.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
   if (!new RegExp(`^<${root}[\\s/>]`).test(body)) return undefined;
   const items = [...body.matchAll(new RegExp(`<${item}(?:\\s[^>]*)?>([\\s\\S]*?)</${item}>`, 'g'))];

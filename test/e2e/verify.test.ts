@@ -195,23 +195,18 @@ describe('the verify and import commands, over HTTPS through the CLI', () => {
     try {
       const { baseUrl: sandboxUrl, servers } = await started(sandbox);
       const { serverId, key } = servers[0]!;
+      const account = [
+        '--base-url',
+        sandboxUrl,
+        '--server-id',
+        String(serverId),
+        '--ca',
+        join(dir, 'ca.pem'),
+      ];
       const junit = join(dir, 'report.xml');
-      const result = await cli(
-        [
-          'verify',
-          '--base-url',
-          sandboxUrl,
-          '--server-id',
-          String(serverId),
-          '--ca',
-          join(dir, 'ca.pem'),
-          '--reporter',
-          'junit',
-          '--out',
-          junit,
-        ],
-        { FMS_VERIFY_KEY: key },
-      );
+      const result = await cli(['verify', ...account, '--reporter', 'junit', '--out', junit], {
+        FMS_VERIFY_KEY: key,
+      });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`${READ_ONLY.length} passed, 0 failed, 0 skipped`);
       expect(result.stdout + result.stderr + readFileSync(junit, 'utf8')).not.toContain(key);
@@ -223,38 +218,16 @@ describe('the verify and import commands, over HTTPS through the CLI', () => {
         READ_ONLY,
       );
 
-      const wrong = await cli(
-        [
-          'verify',
-          '--base-url',
-          sandboxUrl,
-          '--server-id',
-          String(serverId),
-          '--ca',
-          join(dir, 'ca.pem'),
-        ],
-        {
-          FMS_VERIFY_KEY: `${key}x`,
-        },
-      );
+      const wrong = await cli(['verify', ...account], {
+        FMS_VERIFY_KEY: `${key}x`,
+      });
       expect(wrong.code).toBe(1);
       expect(wrong.stdout).toContain('FAIL  lists.json');
 
       const seedFile = join(dir, 'imported.json');
-      const imported = await cli(
-        [
-          'import',
-          '--base-url',
-          sandboxUrl,
-          '--server-id',
-          String(serverId),
-          '--ca',
-          join(dir, 'ca.pem'),
-          '--out',
-          seedFile,
-        ],
-        { FMS_VERIFY_KEY: key },
-      );
+      const imported = await cli(['import', ...account, '--out', seedFile], {
+        FMS_VERIFY_KEY: key,
+      });
       expect(imported.code).toBe(0);
       expect(imported.stdout).toContain('No contacts: the API cannot list them.');
       expect(readFileSync(seedFile, 'utf8')).not.toContain(key);

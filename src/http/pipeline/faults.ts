@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Decision } from '../../control/faults.js';
+import { basicUsername } from '../../control/request-match.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { isPublicApi, pathOf } from '../../paths.js';
@@ -27,7 +28,7 @@ export function decideFaults(core: Core, journal: JournalHooks) {
     const decision = faultSet.decide({
       method: request.method,
       path: pathOf(request.url),
-      serverId: basicUsername(request.headers.authorization),
+      serverId: serverIdOf(request.headers.authorization),
     });
     if (!decision) return done();
     const { rule } = decision;
@@ -110,12 +111,10 @@ function retryAfter(decision: Decision): number {
 }
 
 /** The server id in a Basic Authorization header, without checking the key. */
-function basicUsername(header: string | undefined): number | undefined {
-  if (typeof header !== 'string' || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  const username = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+function serverIdOf(authorization: string | undefined): number | undefined {
+  const username = basicUsername(authorization);
   // Any number, not only valid server ids: a rule may target a username the fake does not know.
-  return /^\d{1,9}$/.test(username) ? Number(username) : undefined;
+  return username !== undefined && /^\d{1,9}$/.test(username) ? Number(username) : undefined;
 }
 
 /** Ends the connection with no response: a real socket is destroyed; inject() rejects. */
