@@ -343,3 +343,16 @@ describe('listen({ localControlOnly })', () => {
     expect(far.statusCode).toBe(200);
   });
 });
+
+describe('listen options that make no sense', () => {
+  it.each([
+    [{ headersTimeoutMs: 50 }, /headersTimeoutMs must be a whole number of milliseconds from 100/],
+    [{ headersTimeoutMs: 1.5 }, /headersTimeoutMs must be/],
+    [{ tlsHostnames: ['bad name'] }, /tlsHostnames must be an array of host names or addresses/],
+    [{ tlsHostnames: 'fake' }, /tlsHostnames must be an array/],
+  ])('%j throws InvalidOptionError and listens on nothing', async (options, message) => {
+    await using target = await makeFake();
+    await expect(target.listen({ https: false, ...(options as object) })).rejects.toThrow(message);
+    expect(() => target.url).toThrow(/Not listening/);
+  });
+});
