@@ -3,7 +3,7 @@ import type { NearMiss } from '../control/journal-filter.js';
 /**
  * Every error the package raises, thrown by the handle or answered over HTTP, in one table: a
  * stable code, the HTTP status it is answered with, and the message. Messages quoted by the
- * service description are kept to the letter; the others are ours (see the README's "Behaviour
+ * service description are kept to the letter; the others are ours (see docs/emulated-api.md, "Behaviour
  * where the service is unspecified"). `{name}` placeholders are filled from the error's params.
  */
 export const API_ERRORS = {
