@@ -22,6 +22,13 @@ export const API_ERRORS = {
     message: 'Invalid credentials: use Basic authentication with the server id and its key.',
     headers: { 'www-authenticate': 'Basic realm="marketing"' },
   },
+  // Ours: a fake created without a seed answers every request 401; this says why and what to do.
+  NO_SERVERS: {
+    status: 401,
+    message:
+      'Invalid credentials: this fake holds no server yet, so no key is valid. Seed one: the seed option of createFakeMarketingServer() or useFakeMarketingServer(), fake.seed(), fake.addServer(), or POST /__admin/seed.',
+    headers: { 'www-authenticate': 'Basic realm="marketing"' },
+  },
   CONTACT_LIMIT: {
     status: 403,
     message: 'The maximum number of contacts ({max}) for this server has been reached.',

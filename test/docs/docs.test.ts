@@ -3,11 +3,13 @@
 // cannot be; every relative link and anchor leads somewhere. Block annotations:
 //   <!-- doc: file <path> -->    the block is that test file (importing the package by name)
 //   <!-- doc: seed -->           a seed: valid by seed.schema.json and loaded by a fake
+//   <!-- doc: node prints <out> --> a module run by node (importing the built package by name);
+//                                its output must be <out>
 //   <!-- doc: sandbox -->        shell run against a real sandbox (the built CLI), every curl a 2xx
 //   <!-- doc: folder-map -->     a folder map: every path it names exists
 //   <!-- doc: not-run <why> -->  shown, not run; the reason is required
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,7 +30,7 @@ import {
 
 const files = docFiles();
 const blocks = files.flatMap((file) => codeBlocks(file, readDoc(file)));
-const KINDS = new Set(['file', 'seed', 'sandbox', 'folder-map', 'not-run']);
+const KINDS = new Set(['file', 'seed', 'node', 'sandbox', 'folder-map', 'not-run']);
 const where = (block: CodeBlock) => `${block.file}:${block.line}`;
 
 describe('every code block is run or says why not', () => {
@@ -69,6 +71,22 @@ describe('every code block is run or says why not', () => {
         expect(fake.exportState().servers.length).toBe(seed.servers.length);
       } finally {
         await fake.close();
+      }
+    },
+  );
+
+  it.each(blocks.filter((b) => b.kind === 'node').map((b) => [where(b), b] as const))(
+    '%s runs in node and prints what the page says',
+    async (_, block) => {
+      // Inside the package's folder, so `fake-marketing-server` resolves to this package (dist/).
+      const dir = mkdtempSync(join(ROOT, 'test/docs/.run-'));
+      try {
+        const file = join(dir, 'block.mjs');
+        writeFileSync(file, block.code);
+        const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd: dir });
+        expect(stdout.trim()).toBe(block.rest.replace(/^prints /, ''));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     },
   );
