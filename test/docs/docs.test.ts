@@ -5,6 +5,8 @@
 //   <!-- doc: seed -->           a seed: valid by seed.schema.json and loaded by a fake
 //   <!-- doc: node prints <out> --> a module run by node (importing the built package by name);
 //                                its output must be <out>
+//   <!-- doc: banner {facts} --> the sandbox's startup block, as banner() prints it for the
+//                                sandbox seed on https://127.0.0.1:8443 with these facts
 //   <!-- doc: sandbox -->        shell run against a real sandbox (the built CLI), every curl a 2xx
 //   <!-- doc: folder-map -->     a folder map: every path it names exists
 //   <!-- doc: not-run <why> -->  shown, not run; the reason is required
@@ -16,7 +18,9 @@ import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { banner } from '../../src/cli/banner.js';
 import { createFakeMarketingServer } from '../../src/index.js';
+import { PACKAGE_VERSION } from '../../src/version.js';
 import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
 import {
   anchors,
@@ -30,7 +34,7 @@ import {
 
 const files = docFiles();
 const blocks = files.flatMap((file) => codeBlocks(file, readDoc(file)));
-const KINDS = new Set(['file', 'seed', 'node', 'sandbox', 'folder-map', 'not-run']);
+const KINDS = new Set(['file', 'seed', 'node', 'banner', 'sandbox', 'folder-map', 'not-run']);
 const where = (block: CodeBlock) => `${block.file}:${block.line}`;
 
 describe('every code block is run or says why not', () => {
@@ -88,6 +92,30 @@ describe('every code block is run or says why not', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  );
+
+  it.each(blocks.filter((b) => b.kind === 'banner').map((b) => [where(b), b] as const))(
+    '%s is the startup block the CLI prints',
+    (_, block) => {
+      const sandboxSeed = JSON.parse(readFileSync(join(ROOT, 'fixtures/default.json'), 'utf8'));
+      const printed = banner({
+        version: PACKAGE_VERSION,
+        url: 'https://127.0.0.1:8443',
+        baseUrl: 'https://127.0.0.1:8443/marketing/v1',
+        host: '127.0.0.1',
+        port: 8443,
+        caFile: undefined,
+        adminToken: false,
+        servers: sandboxSeed.servers.map(
+          ({ serverId, key }: { serverId: number; key: string }) => ({
+            serverId,
+            key,
+          }),
+        ),
+        ...JSON.parse(block.rest),
+      });
+      expect(block.code).toBe(`${printed}\n`);
     },
   );
 
