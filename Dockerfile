@@ -19,7 +19,6 @@ FROM ${NODE_IMAGE}
 ARG VERSION=0.0.0
 LABEL org.opencontainers.image.title="fake-marketing-server" \
       org.opencontainers.image.description="An in-memory, faithful fake of an email platform's Marketing API" \
-      org.opencontainers.image.source="https://github.com/fake-marketing-server/fake-marketing-server" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="MIT"
 WORKDIR /app
