@@ -19,7 +19,10 @@ import { createServerView, type ServerView } from './server-view.js';
 
 /** Options of {@link createFakeMarketingServer}. */
 export interface FakeMarketingServerOptions {
-  /** A seed object, or the path of a seed JSON file. */
+  /**
+   * A seed object, or the path of a seed JSON file. Without one the fake holds no server, and the
+   * emulated API answers 401 saying so (the sandbox CLI starts on fixtures/default.json instead).
+   */
   seed?: Seed | string;
   /**
    * A file that keeps the state across runs: loaded instead of `seed` when it exists, written by
