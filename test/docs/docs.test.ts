@@ -19,7 +19,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { banner } from '../../src/cli/banner.js';
-import { createFakeMarketingServer } from '../../src/index.js';
+import { API_ERRORS, createFakeMarketingServer } from '../../src/index.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
 import {
@@ -219,5 +219,23 @@ describe('the request pipeline in docs/architecture.md', () => {
     ].map((m) => `${m[1]}. ${m[2]} ${m[3]}`);
     expect(inCode.length).toBeGreaterThan(5);
     expect(inDocs).toEqual(inCode);
+  });
+});
+
+describe('the error codes in docs/emulated-api.md', () => {
+  it('are exactly API_ERRORS: every code, its status and its message, in order', () => {
+    const page = readDoc('docs/emulated-api.md');
+    const section = page.slice(page.indexOf('## Error codes'));
+    const rows = [...section.matchAll(/^\| `(\w+)` \| ([^|]+) \| `(.*)` \|$/gm)].map((m) => [
+      m[1],
+      m[2]!.trim(),
+      m[3],
+    ]);
+    const table = Object.entries(API_ERRORS).map(([code, error]) => [
+      code,
+      String(error.status),
+      error.message,
+    ]);
+    expect(rows).toEqual(table);
   });
 });
