@@ -193,6 +193,17 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
       ok(startup.cli.medianMs < 200),
       startup.cli.runs.join(', '),
     ]),
+    ...(startup.cli.nodeFloorMedianMs === undefined
+      ? []
+      : [
+          row([
+            'the floor: a bare Node HTTP server, spawn to first answer (same rounds)',
+            `${startup.cli.nodeFloorMedianMs} ms`,
+            '',
+            '',
+            startup.cli.nodeFloorRuns.join(', '),
+          ]),
+        ]),
     ...(startup.container
       ? [
           row([

@@ -38,19 +38,33 @@ async function untilOk(port, started, limitMs = 30_000) {
 
 const median = (times) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 
+// The floor: the same spawn of a bare Node HTTP server, in the same alternating rounds, so the
+// CLI's own share of its start-up can be read on a loaded machine.
+const FLOOR = `require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.argv[1]), '127.0.0.1')`;
+
+async function timeSpawn(args) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, args(port), { stdio: 'ignore' });
+  const ms = await untilOk(port, started);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return ms;
+}
+
 async function cli() {
   const times = [];
+  const floor = [];
   for (let i = 0; i < RUNS; i++) {
-    const port = await freePort();
-    const started = performance.now();
-    const child = spawn(process.execPath, [CLI, '--http', '--port', String(port)], {
-      stdio: 'ignore',
-    });
-    times.push(await untilOk(port, started));
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    times.push(await timeSpawn((port) => [CLI, '--http', '--port', String(port)]));
+    floor.push(await timeSpawn((port) => ['-e', FLOOR, String(port)]));
   }
-  return { medianMs: Math.round(median(times)), runs: times.map(Math.round) };
+  return {
+    medianMs: Math.round(median(times)),
+    runs: times.map(Math.round),
+    nodeFloorMedianMs: Math.round(median(floor)),
+    nodeFloorRuns: floor.map(Math.round),
+  };
 }
 
 async function container(image) {
