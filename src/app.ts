@@ -25,6 +25,10 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 /** fastify reads bodies up to the largest route limit; each route's own is checked in `body`. */
 const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
 
+function unusedValidatorCompiler(): never {
+  throw new Error('fake-marketing-server: no fastify route has a validation schema');
+}
+
 /**
  * Builds the fastify app of one fake from its core. Never listens. Every request goes through:
  *
@@ -47,6 +51,17 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
     bodyLimit: LARGEST_BODY,
     // The table answers HEAD with 405 like any method the service does not list.
     exposeHeadRoutes: false,
+    // No fastify route declares a schema (the route table validates and serializes itself), so
+    // fastify's own ajv-based compilers would never run: not loading them shortens start-up.
+    schemaController: {
+      compilersFactory: {
+        buildValidator: () => unusedValidatorCompiler,
+        buildSerializer:
+          () =>
+          ({ schema }) =>
+            sharedSerializer({ schema }),
+      },
+    },
     // Bad URLs and the like are answered in the service's error envelope too.
     frameworkErrors: (error, request, reply) => {
       sendError(error, request, reply);
