@@ -36,15 +36,14 @@ describe('path globs over the control API', () => {
     expect((await call(fake, 'GET', `/marketing/v1/${'a'.repeat(3000)}b`)).status).toBe(404);
   });
 
-  it.each([
-    ['/requests'],
-    ['/requests.har'],
-    ['/requests/wait'],
-  ])('GET %s with a glob over the limit is a 400 that says so', async (route) => {
-    const response = await admin('GET', `${route}?path=${encodeURIComponent(TOO_LONG_GLOB)}`);
-    expect(response.status).toBe(400);
-    expect(response.json()).toEqual({ message: `Bad filter: ${TOO_LONG_MESSAGE}` });
-  });
+  it.each([['/requests'], ['/requests.har'], ['/requests/wait']])(
+    'GET %s with a glob over the limit is a 400 that says so',
+    async (route) => {
+      const response = await admin('GET', `${route}?path=${encodeURIComponent(TOO_LONG_GLOB)}`);
+      expect(response.status).toBe(400);
+      expect(response.json()).toEqual({ message: `Bad filter: ${TOO_LONG_MESSAGE}` });
+    },
+  );
 
   it('a glob of exactly the limit is accepted', async () => {
     const glob = `/${'*'.repeat(MAX_GLOB_LENGTH - 1)}`;
