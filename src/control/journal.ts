@@ -102,12 +102,15 @@ class CutBody {
   ) {}
 }
 
-/** A body within the limit is kept by reference, as it is; a longer one as a {@link CutBody}. */
+/** A body kept whole (by reference: it holds no more than the limit), else a {@link CutBody}. */
 type Kept = string | Buffer | CutBody | undefined;
+
+/** A record without its bodies: what is left is bounded by Node's header size limit. */
+type Facts = Omit<JournalRecord, 'requestBody' | 'responseBody'>;
 
 interface Slot {
   readonly id: number;
-  readonly record: JournalRecord;
+  readonly facts: Facts;
   readonly requestBody: Kept;
   readonly responseBody: Kept;
 }
@@ -123,8 +126,9 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 /**
  * The last `capacity` exchanges, oldest first, in a fixed-size ring buffer whose bodies are cut at
- * `bodyLimit` bytes: a sandbox that runs for days keeps the same memory. Recording stores
- * references (headers, the body bytes fastify read, the body the fake sent); entries are built
+ * `bodyLimit` bytes: a sandbox that runs for days keeps the same memory. Recording keeps the
+ * headers and at most `bodyLimit` bytes of each body (a copy only when the body is larger, or is a
+ * view of larger memory), never the whole record; entries are built
  * only when read.
  */
 export class Journal {
@@ -148,11 +152,13 @@ export class Journal {
   record(record: JournalRecord): void {
     if (this.capacity === 0) return;
     this.lastId += 1;
+    // The record itself is not kept: it holds the whole bodies.
+    const { requestBody, responseBody, ...facts } = record;
     const slot: Slot = {
       id: this.lastId,
-      record,
-      requestBody: this.keep(record.requestBody),
-      responseBody: this.keep(record.responseBody),
+      facts,
+      requestBody: keep(requestBody, this.bodyLimit),
+      responseBody: keep(responseBody, this.bodyLimit),
     };
     this.slots[this.next] = slot;
     this.next = (this.next + 1) % this.capacity;
@@ -218,28 +224,38 @@ export class Journal {
       if (waiter.filter.matches(entry)) waiter.resolve(entry);
     }
   }
-
-  /**
-   * The body as it is kept: the reference itself when within the limit (recording allocates
-   * nothing for it), else a copy of its first bytes, so the journal never holds on to a large body
-   * through a view of it.
-   */
-  private keep(data: string | Buffer | undefined): Kept {
-    if (data === undefined || data.length === 0) return undefined;
-    const isText = typeof data === 'string';
-    // A string's length in bytes is at most three times its length in UTF-16 units.
-    if (isText ? data.length * 3 <= this.bodyLimit : data.length <= this.bodyLimit) return data;
-    const bytes = isText ? Buffer.from(data) : data;
-    if (bytes.length <= this.bodyLimit) return data;
-    return new CutBody(
-      Buffer.from(bytes.subarray(0, this.bodyLimit)),
-      bytes.length,
-      !isUtf8(bytes),
-    );
-  }
 }
 
-function toEntry({ id, record, requestBody, responseBody }: Slot): JournalEntry {
+/**
+ * The body as the journal keeps it, holding at most `limit` bytes: the reference itself when the
+ * memory behind it is within the limit (recording allocates nothing for the usual small body),
+ * else a copy of what is kept, in memory of its own, never a view that would hold on to the
+ * whole body. Only the kept prefix is copied.
+ */
+function keep(data: string | Buffer | undefined, limit: number): Kept {
+  if (data === undefined || data.length === 0) return undefined;
+  if (typeof data === 'string') {
+    // A string's length in bytes is at most three times its length in UTF-16 units.
+    if (data.length * 3 <= limit) return data;
+    const size = Buffer.byteLength(data);
+    if (size <= limit) return data;
+    const prefix = Buffer.allocUnsafeSlow(limit);
+    // Whole characters only: write() stops before a character that does not fit.
+    const written = prefix.write(data.slice(0, limit));
+    return new CutBody(written === limit ? prefix : copy(prefix, written), size, false);
+  }
+  if (data.length <= limit) return data.buffer.byteLength <= limit ? data : copy(data, data.length);
+  return new CutBody(copy(data, limit), data.length, !isUtf8(data));
+}
+
+/** The first `length` bytes in a buffer of their own (not a slice of Node's shared pool). */
+function copy(data: Buffer, length: number): Buffer {
+  const own = Buffer.allocUnsafeSlow(length);
+  data.copy(own, 0, 0, length);
+  return own;
+}
+
+function toEntry({ id, facts: record, requestBody, responseBody }: Slot): JournalEntry {
   const query = record.url.indexOf('?');
   const entry: JournalEntry = {
     id,
