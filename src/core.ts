@@ -156,6 +156,11 @@ export class Core {
     return this.journal.entries(this.checkFilter(filter));
   }
 
+  /** The entries that match a checked filter, built one at a time as they are taken. */
+  selectRequests(filter: RequestFilter): Iterable<JournalEntry> {
+    return this.journal.select(filter);
+  }
+
   waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {
     const checked = this.checkFilter(filter);
     const { timeoutMs = DEFAULT_WAIT_MS } = options;

@@ -1,12 +1,13 @@
 import { isUtf8 } from 'node:buffer';
-import { StateError, WaitTimeoutError } from '../domain/errors.js';
+import { StateError, TooManyWaitsError, WaitTimeoutError } from '../domain/errors.js';
 import { isoTime } from '../domain/rules.js';
 import type { FaultKind } from './fault-rule.js';
 import {
   type CompiledFilter,
   compileFilter,
   describeNearest,
-  nearest,
+  type EntryHead,
+  nearestOf,
   type RequestFilter,
 } from './journal-filter.js';
 import { basicUsername } from './request-match.js';
@@ -121,6 +122,9 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
+/** The most waits for a request pending at once; past it, a wait is refused at once. */
+export const MAX_WAITS = 100;
+
 const REDACTED = '<redacted>';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
@@ -136,12 +140,15 @@ export class Journal {
   private readonly capacity: number;
   private readonly bodyLimit: number;
   private readonly waiters = new Set<Waiter>();
+  private readonly compile: (filter: RequestFilter) => CompiledFilter;
   private next = 0;
   private lastId = 0;
 
-  constructor(capacity: number, bodyLimit: number) {
+  /** `compile` is {@link compileFilter}; a test may count what a filter is asked. */
+  constructor(capacity: number, bodyLimit: number, compile = compileFilter) {
     this.capacity = capacity;
     this.bodyLimit = bodyLimit;
+    this.compile = compile;
   }
 
   /** False when the journal keeps nothing (`journalSize: 0`): callers skip gathering a record. */
@@ -162,25 +169,33 @@ export class Journal {
     };
     this.slots[this.next] = slot;
     this.next = (this.next + 1) % this.capacity;
-    if (this.waiters.size > 0) this.notify(toEntry(slot));
+    if (this.waiters.size > 0) this.notify(slot);
   }
 
   entries(filter?: RequestFilter): JournalEntry[] {
-    const ordered =
-      this.slots.length < this.capacity
-        ? this.slots
-        : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
-    const entries = ordered.map(toEntry);
-    if (!filter) return entries;
-    const compiled = compileFilter(filter);
-    return entries.filter(compiled.matches);
+    return [...this.select(filter)];
+  }
+
+  /**
+   * The entries that match, oldest first, each built only when the one before has been taken: a
+   * reader that writes them out one by one holds one entry at a time, never the whole journal.
+   */
+  *select(filter?: RequestFilter): Generator<JournalEntry, void, undefined> {
+    const slots = this.ordered();
+    if (!filter) {
+      for (const slot of slots) yield toEntry(slot);
+      return;
+    }
+    yield* matching(slots, this.compile(filter));
   }
 
   /** The first entry that matches, recorded already or arriving within `timeoutMs`. */
   waitFor(filter: RequestFilter, timeoutMs: number): Promise<JournalEntry> {
-    const compiled = compileFilter(filter);
-    const found = this.entries().find(compiled.matches);
-    if (found) return Promise.resolve(found);
+    const compiled = this.compile(filter);
+    // The one scan of what is recorded; from here on, only new entries are tested.
+    const found = matching(this.ordered(), compiled).next();
+    if (!found.done) return Promise.resolve(found.value);
+    if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
     return new Promise((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -198,8 +213,8 @@ export class Journal {
         },
       };
       const timer = setTimeout(() => {
-        const recorded = this.entries();
-        const closest = nearest(recorded, compiled);
+        const recorded = this.ordered();
+        const closest = nearestOf(recorded, headOf, toEntry, compiled);
         const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${describeNearest(closest, recorded.length)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
@@ -219,9 +234,22 @@ export class Journal {
     this.next = 0;
   }
 
-  private notify(entry: JournalEntry): void {
+  /** Slots oldest first. */
+  private ordered(): Slot[] {
+    return this.slots.length < this.capacity
+      ? [...this.slots]
+      : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
+  }
+
+  /** A new entry, tested once against each waiter; built only if one of them needs it. */
+  private notify(slot: Slot): void {
+    const head = headOf(slot);
+    let entry: JournalEntry | undefined;
     for (const waiter of [...this.waiters]) {
-      if (waiter.filter.matches(entry)) waiter.resolve(entry);
+      const { filter } = waiter;
+      if (!filter.matchesHead(head)) continue;
+      entry ??= toEntry(slot);
+      if (!filter.needsEntry || filter.matches(entry)) waiter.resolve(entry);
     }
   }
 }
@@ -253,6 +281,29 @@ function copy(data: Buffer, length: number): Buffer {
   const own = Buffer.allocUnsafeSlow(length);
   data.copy(own, 0, 0, length);
   return own;
+}
+
+/** The slots whose entries match, each built only once its head matched. */
+function* matching(slots: readonly Slot[], filter: CompiledFilter): Generator<JournalEntry> {
+  for (const slot of slots) {
+    if (!filter.matchesHead(headOf(slot))) continue;
+    const entry = toEntry(slot);
+    if (!filter.needsEntry || filter.matches(entry)) yield entry;
+  }
+}
+
+/** What a filter reads of an entry besides its body, without building the entry. */
+function headOf({ id, facts }: Slot): EntryHead {
+  const query = facts.url.indexOf('?');
+  return {
+    id,
+    method: facts.method,
+    path: query === -1 ? facts.url : facts.url.slice(0, query),
+    serverId: facts.serverId,
+    status: facts.status,
+    operation: facts.operation,
+    fault: facts.fault,
+  };
 }
 
 function toEntry({ id, facts: record, requestBody, responseBody }: Slot): JournalEntry {

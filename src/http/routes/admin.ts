@@ -1,7 +1,10 @@
+import { harFrame, toHarEntry } from '../../control/har.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE } from '../inspector-page.js';
+import { jsonStream } from '../json-stream.js';
+import { JSON_TYPE } from '../negotiate.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 
 /**
@@ -197,7 +200,11 @@ export const ADMIN_ROUTES: readonly Route[] = [
     query: FILTER_QUERY,
     summary: 'The request journal, oldest first, with whole exchanges; filtered by the query.',
     status: 200,
-    handle: ({ core, request }) => core.requests(journalFilter(core, request.query)),
+    handle: ({ core, request }) =>
+      new Rendered(
+        JSON_TYPE.contentType,
+        jsonStream('[', core.selectRequests(journalFilter(core, request.query)), ']'),
+      ),
   }),
   route({
     ...common,
@@ -225,7 +232,11 @@ export const ADMIN_ROUTES: readonly Route[] = [
     query: FILTER_QUERY,
     summary: 'The journal as an HTTP Archive (HAR 1.2), filtered like GET /requests.',
     status: 200,
-    handle: ({ core, request }) => core.requestsHar(journalFilter(core, request.query)),
+    handle: ({ core, request }) => {
+      const { head, tail } = harFrame();
+      const entries = core.selectRequests(journalFilter(core, request.query));
+      return new Rendered(JSON_TYPE.contentType, jsonStream(head, entries, tail, toHarEntry));
+    },
   }),
   route({
     ...common,
