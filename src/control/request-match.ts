@@ -35,11 +35,17 @@ export interface RequestFacts {
   readonly serverId?: number | undefined;
 }
 
-const VERSION_PREFIX = /^\/marketing\/(?:v1|beta)(?=\/|$)/;
+const VERSIONS = ['/marketing/v1', '/marketing/beta'];
 
 /** The path as fault rules see it: after `/marketing/v1` or `/marketing/beta`. */
 export function apiPath(path: string): string {
-  return path.replace(VERSION_PREFIX, '') || '/';
+  // String tests, not a regular expression: this runs for every rule or wait, on every request.
+  for (const prefix of VERSIONS) {
+    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) {
+      return path.length === prefix.length ? '/' : path.slice(prefix.length);
+    }
+  }
+  return path || '/';
 }
 
 export type Matcher = (request: RequestFacts) => boolean;

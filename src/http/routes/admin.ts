@@ -1,4 +1,5 @@
 import { harFrame, toHarEntry } from '../../control/har.js';
+import { MAX_WAITS } from '../../control/journal.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
@@ -215,7 +216,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
       ...FILTER_QUERY,
       timeoutMs: { type: 'integer', minimum: 0, maximum: MAX_HTTP_WAIT_MS },
     },
-    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out.`,
+    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out; 429 when ${MAX_WAITS} waits are already pending.`,
     status: 200,
     handle: ({ core, request }) => {
       const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
