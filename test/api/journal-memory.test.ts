@@ -85,6 +85,32 @@ describe('the journal keeps at most journalBodyLimit bytes of each body', () => 
   });
 });
 
+describe('GET /__admin/requests and requests.har', () => {
+  const fake = useFake();
+
+  it('stream the same bytes as the whole documents, over many chunks', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      await call(fake, 'PUT', 'lists/1/contacts', {
+        body: { emailAddress: `a${i}@example.com`, firstName: `${i}`.repeat(60_000) },
+      });
+    }
+    await call(fake, 'GET', 'lists?x=1');
+    const admin = (path: string) => fake.inject({ method: 'GET', url: `/__admin${path}` });
+    const journal = await admin('/requests');
+    expect(journal.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(journal.body.length).toBeGreaterThan(5 * 60_000);
+    expect(journal.body).toBe(JSON.stringify(fake.requests()));
+    const filtered = await admin('/requests?method=GET');
+    expect(filtered.body).toBe(JSON.stringify(fake.requests({ method: 'GET' })));
+    expect((await admin('/requests?path=/nothing')).body).toBe('[]');
+    const har = await admin('/requests.har?operation=addToListByEmail');
+    expect(har.body).toBe(JSON.stringify(fake.requestsHar({ operation: 'addToListByEmail' })));
+    expect((await admin('/requests.har?path=/nothing')).body).toBe(
+      JSON.stringify(fake.requestsHar({ path: '/nothing' })),
+    );
+  });
+});
+
 describe('Journal.record', () => {
   const record = (body: Partial<JournalRecord>): JournalRecord => ({
     arrived: 0,
