@@ -20,6 +20,8 @@ const { values } = parseArgs({
     'journal-rss': { type: 'boolean' },
     exchanges: { type: 'string' },
     'max-growth-mib': { type: 'string' },
+    // With --journal-rss: one JSON object instead of the report (bench/run.mjs reads it).
+    json: { type: 'boolean' },
   },
 });
 const SECONDS = Number(values.seconds ?? process.env.SOAK_SECONDS ?? 60);
@@ -229,7 +231,15 @@ async function journalRss() {
     problems.length === 0 ? 'Nothing unexpected.' : `Problems: ${problems.join('; ')}.`,
     '',
   ].join('\n');
-  process.stdout.write(report);
+  const figures = {
+    exchanges,
+    rss,
+    peak,
+    growth,
+    journalBytes: journal.bytes,
+    harBytes: har.bytes,
+  };
+  process.stdout.write(values.json ? `${JSON.stringify({ ...figures, problems })}\n` : report);
   if (values.out) writeFileSync(values.out, report);
   process.exit(problems.length === 0 ? 0 : 1);
 }
