@@ -73,7 +73,10 @@ export interface JournalEntry {
   response: RecordedResponse;
 }
 
-/** What the HTTP layer hands the journal: references, converted only when someone reads. */
+/**
+ * What the HTTP layer hands the journal besides the bodies: references, converted only when
+ * someone reads; kept as it is, since nothing in it grows with a body.
+ */
 export interface JournalRecord {
   readonly arrived: number;
   readonly durationMs: number;
@@ -88,10 +91,8 @@ export interface JournalRecord {
   readonly status: number;
   readonly fault: FaultKind | undefined;
   readonly requestHeaders: Headers;
-  readonly requestBody: Buffer | undefined;
   /** The headers as an object, or the header block exactly as Node wrote it (parsed on read). */
   readonly responseHeaders: Headers | string;
-  readonly responseBody: string | Buffer | undefined;
 }
 
 /** A body over the limit: a copy of its first bytes, and what the whole was. */
@@ -106,12 +107,10 @@ class CutBody {
 /** A body kept whole (by reference: it holds no more than the limit), else a {@link CutBody}. */
 type Kept = string | Buffer | CutBody | undefined;
 
-/** A record without its bodies: what is left is bounded by Node's header size limit. */
-type Facts = Omit<JournalRecord, 'requestBody' | 'responseBody'>;
-
 interface Slot {
   readonly id: number;
-  readonly facts: Facts;
+  /** Bounded by Node's header size limit: the URL, the query and the headers. */
+  readonly facts: JournalRecord;
   readonly requestBody: Kept;
   readonly responseBody: Kept;
 }
@@ -156,11 +155,10 @@ export class Journal {
     return this.capacity > 0;
   }
 
-  record(record: JournalRecord): void {
+  /** Records an exchange; of each body, only what {@link keep} keeps is held. */
+  record(facts: JournalRecord, requestBody?: Buffer, responseBody?: string | Buffer): void {
     if (this.capacity === 0) return;
     this.lastId += 1;
-    // The record itself is not kept: it holds the whole bodies.
-    const { requestBody, responseBody, ...facts } = record;
     const slot: Slot = {
       id: this.lastId,
       facts,

@@ -106,21 +106,20 @@ describe('the work of waits', () => {
     status: 200,
     fault: undefined,
     requestHeaders: {},
-    requestBody: Buffer.from(JSON.stringify({ padding: 'x'.repeat(1000) })),
     responseHeaders: {},
-    responseBody: undefined,
   });
+  const body = Buffer.from(JSON.stringify({ padding: 'x'.repeat(1000) }));
 
   it('scan the journal once when they start, then test each new entry once per wait', async () => {
     const { journal, counts } = countingJournal();
-    for (let i = 0; i < 1000; i += 1) journal.record(record('/lists'));
+    for (let i = 0; i < 1000; i += 1) journal.record(record('/lists'), body, undefined);
     const waits = Array.from({ length: 50 }, () =>
       journal.waitFor({ path: '/content', body: { a: 1 } }, 60_000),
     );
     expect(counts).toEqual({ heads: 50 * 1000, entries: 0 });
-    for (let i = 0; i < 10; i += 1) journal.record(record('/lists'));
+    for (let i = 0; i < 10; i += 1) journal.record(record('/lists'), body, undefined);
     expect(counts).toEqual({ heads: 50 * 1000 + 50 * 10, entries: 0 });
-    journal.record(record('/content'));
+    journal.record(record('/content'), body, undefined);
     expect(counts).toEqual({ heads: 50 * 1000 + 50 * 11, entries: 50 });
     journal.cancelWaits();
     const results = await Promise.allSettled(waits);
