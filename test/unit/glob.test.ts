@@ -117,16 +117,69 @@ describe('compileGlob against references', () => {
   });
 });
 
+describe('compileGlob on runs longer than a machine word', () => {
+  const chars = (min: number, max: number) =>
+    fc.array(fc.constantFrom('a', 'b'), { minLength: min, maxLength: max }).map((c) => c.join(''));
+
+  it('a piece of 33 to 70 tokens between stars agrees with the reference', () => {
+    const piece = fc
+      .array(fc.constantFrom('a', 'b', '?', '[ab]', '[!a]'), { minLength: 33, maxLength: 70 })
+      .map((tokens) => tokens.join(''));
+    fc.assert(
+      fc.property(piece, chars(0, 150), (p, text) => {
+        const glob = `/*${p}*`;
+        expect(matches(glob, `/${text}`)).toBe(referenceMatch(glob, `/${text}`));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('33 to 45 segments between two ** agree with the reference', () => {
+    const segments = fc.array(fc.constantFrom('a', 'b', '*', '?', 'a*'), {
+      minLength: 33,
+      maxLength: 45,
+    });
+    const path = fc
+      .array(chars(1, 2), { minLength: 0, maxLength: 120 })
+      .map((parts) => `/${parts.join('/')}`);
+    fc.assert(
+      fc.property(segments, path, (parts, p) => {
+        const glob = `/c/**/${parts.join('/')}/**`;
+        expect(matches(glob, `/c${p}`)).toBe(referenceMatch(glob, `/c${p}`));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds a long run that only matches far along the path', () => {
+    const run = `${'a'.repeat(40)}b`;
+    expect(matches(`/*${run.replaceAll('a', '?')}*`, `/${'a'.repeat(500)}b`)).toBe(true);
+    expect(matches(`/*${run.replaceAll('a', '?')}*`, `/${'a'.repeat(500)}`)).toBe(false);
+    const segments = Array.from({ length: 40 }, () => 'a').join('/');
+    expect(matches(`/**/${segments}/b/**`, `/${'a/'.repeat(300)}b/c`)).toBe(true);
+    expect(matches(`/**/${segments}/b/**`, `/${'a/'.repeat(39)}b/c`)).toBe(false);
+  });
+});
+
 /** The syntax as a backtracking regular expression: exponential on long inputs, fine on short. */
 function referenceMatch(glob: string, path: string): boolean {
   const segments = glob.split('/').map((part) => {
     if (part === '**') return '(?:/[^/]*)*';
     const body = part
       .replace(/\[ab\]/g, '\u0000')
+      .replace(/\[!a\]/g, '\u0001')
       .replace(/\*+/g, '*')
       .split('')
       .map((char) =>
-        char === '*' ? '[^/]*' : char === '?' ? '[^/]' : char === '\u0000' ? '[ab]' : char,
+        char === '*'
+          ? '[^/]*'
+          : char === '?'
+            ? '[^/]'
+            : char === '\u0000'
+              ? '[ab]'
+              : char === '\u0001'
+                ? '[^a/]'
+                : char,
       )
       .join('');
     // A segment of stars only needs at least one character.
