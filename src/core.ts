@@ -59,6 +59,8 @@ const MAX_WAIT_MS = 10 * 60 * 1000;
 export interface WaitOptions {
   /** How long to wait for a matching request, in ms. Default 5000. */
   timeoutMs?: number;
+  /** Ends the wait early: it rejects with the signal's reason, and no longer counts as pending. */
+  signal?: AbortSignal;
 }
 const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'];
 
@@ -174,7 +176,7 @@ export class Core {
         'waitForRequest needs the journal: create the fake with a journalSize above 0.',
       );
     }
-    return this.journal.waitFor(checked, timeoutMs);
+    return this.journal.waitFor(checked, timeoutMs, options.signal);
   }
 
   requestsHar(filter?: RequestFilter): Har {

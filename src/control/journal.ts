@@ -176,16 +176,22 @@ export class Journal {
     yield* matching(slots, this.compile(filter));
   }
 
-  /** The first entry that matches, recorded already or arriving within `timeoutMs`. */
-  waitFor(filter: RequestFilter, timeoutMs: number): Promise<JournalEntry> {
+  /**
+   * The first entry that matches, recorded already or arriving within `timeoutMs`; `signal` ends
+   * the wait early (a client that went away), so that it no longer counts against the cap.
+   */
+  waitFor(filter: RequestFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry> {
     const compiled = this.compile(filter);
     // The one scan of what is recorded; from here on, only new entries are tested.
     const found = matching(this.ordered(), compiled).next();
     if (!found.done) return Promise.resolve(found.value);
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
     return new Promise((resolve, reject) => {
+      const abort = () => waiter.reject(signal?.reason);
       const settle = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
         this.waiters.delete(waiter);
       };
       const waiter: Waiter = {
@@ -205,6 +211,7 @@ export class Journal {
         const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${describeNearest(closest, recorded.length)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
+      signal?.addEventListener('abort', abort, { once: true });
       this.waiters.add(waiter);
     });
   }

@@ -72,6 +72,33 @@ describe('waits for a request', () => {
   });
 });
 
+describe('ending a wait early', () => {
+  it('an aborted signal ends the wait with its reason and frees its place under the cap', async () => {
+    const controllers = Array.from({ length: MAX_WAITS }, () => new AbortController());
+    const pending = controllers.map((controller) =>
+      fake.waitForRequest({ path: '/content' }, { timeoutMs: 60_000, signal: controller.signal }),
+    );
+    await expect(fake.waitForRequest({ path: '/content' })).rejects.toThrow(TooManyWaitsError);
+    const reason = new Error('no longer needed');
+    controllers[0]?.abort(reason);
+    await expect(pending[0]).rejects.toBe(reason);
+    const taken = fake.waitForRequest({ path: '/content' }, { timeoutMs: 60_000 });
+    await call(fake, 'GET', 'content');
+    expect((await taken).operation).toBe('getContent');
+    expect((await Promise.allSettled(pending.slice(1))).map((r) => r.status)).toEqual(
+      Array(MAX_WAITS - 1).fill('fulfilled'),
+    );
+  });
+
+  it('a signal aborted already rejects at once', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('before'));
+    await expect(
+      fake.waitForRequest({ path: '/content' }, { signal: controller.signal }),
+    ).rejects.toThrow('before');
+  });
+});
+
 describe('the work of waits', () => {
   /** A journal whose filters count what they are asked. */
   function countingJournal() {

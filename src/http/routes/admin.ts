@@ -1,7 +1,7 @@
 import { harFrame, toHarEntry } from '../../control/har.js';
 import { MAX_WAITS } from '../../control/journal.js';
 import type { Core } from '../../core.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, StateError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE } from '../inspector-page.js';
 import { jsonStream } from '../json-stream.js';
@@ -218,10 +218,18 @@ export const ADMIN_ROUTES: readonly Route[] = [
     },
     summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out; 429 when ${MAX_WAITS} waits are already pending.`,
     status: 200,
-    handle: ({ core, request }) => {
+    handle: ({ core, request, reply }) => {
       const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
+      // A client that goes away ends its wait, so that it does not hold a place under the cap.
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) {
+          gone.abort(new StateError('The client closed the connection while waiting.'));
+        }
+      });
       return core.waitForRequest(journalFilter(core, filter), {
         timeoutMs: waitTime(timeoutMs),
+        signal: gone.signal,
       });
     },
   }),
