@@ -38,7 +38,10 @@ interface Group {
   /** Which patterns accept a path segment, by segment. */
   readonly masks: Map<string, Uint32Array>;
 }
-/** Masks kept per piece or group: a path has few distinct ones, and a hostile one cannot grow this. */
+/**
+ * Masks kept per piece or group, then cleared: more than the characters a path on the wire can
+ * hold (its bytes), so per-character masks are each made once; a hostile path cannot grow this.
+ */
 const MAX_MASKS = 512;
 /** Pieces separated by stars: one piece when the segment has no star. */
 type Segment = readonly Piece[];
