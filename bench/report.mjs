@@ -6,7 +6,16 @@ function row(cells) {
   return `| ${cells.join(' | ')} |`;
 }
 
-export function renderResults({ date, machine, settings, socket, peers, inProcess, startup }) {
+export function renderResults({
+  date,
+  machine,
+  settings,
+  socket,
+  peers,
+  inProcess,
+  startup,
+  journal,
+}) {
   const find = (server, scenario) =>
     socket.rows.find((r) => r.server === server && r.scenario === scenario);
   const ratios = ['listsJson', 'listsXml', 'addByEmail'].map((scenario) => {
@@ -222,6 +231,7 @@ export function renderResults({ date, machine, settings, socket, peers, inProces
           ]),
         ]
       : []),
+    ...(journal ? journalSection(journal) : []),
     '',
     '## What limits the figures',
     '',
@@ -269,3 +279,54 @@ const ANALYSIS = `- **Noise.** This is a 2-vCPU virtual machine: the same run re
   the response; WireMock matches the request against its stubs (its journal is off here); mockttp
   runs its rule engine (it needs an explicit Content-Length, or it closes the connection after
   each answer). All three do more general work per request than a purpose-built route.`;
+
+/** The journal's memory bound and the cost of long polls. */
+export function journalSection({ memory, waits }) {
+  const mib = (value) => `${Math.round(value)} MiB`;
+  const pending = waits.statuses.pending ?? 0;
+  const refused = waits.statuses[429] ?? 0;
+  return [
+    '',
+    '## The journal under load',
+    '',
+    `The sandbox CLI at its defaults (1000 entries, 64 KiB of each body): RSS around ${memory.exchanges}`,
+    'add-by-email exchanges of 1 MiB bodies and reading them all back (`bench/soak.mjs --journal-rss`).',
+    'Then GET /lists latency with long polls (`GET /__admin/requests/wait` that nothing answers)',
+    'pending over a full journal of 64 KiB bodies (`bench/waits.mjs`).',
+    '',
+    row(['measure', 'result', 'target', '']),
+    row(['---', '---:', '---', '---']),
+    row(['RSS at start', mib(memory.rss.start), '', '']),
+    row([`RSS after ${memory.exchanges} exchanges`, mib(memory.rss.recorded), '', '']),
+    row([
+      `RSS after GET /__admin/requests (${mib(memory.journalBytes / 2 ** 20)} of JSON)`,
+      mib(memory.rss.afterJournal),
+      '',
+      '',
+    ]),
+    row([
+      `RSS after GET /__admin/requests.har (${mib(memory.harBytes / 2 ** 20)})`,
+      mib(memory.rss.afterHar),
+      '',
+      '',
+    ]),
+    row([
+      'RSS growth, the highest of these and the peak while reading, less the start',
+      mib(memory.growth),
+      '< 200 MiB',
+      ok(memory.growth < 200),
+    ]),
+    row([
+      'GET /lists p99, no wait pending',
+      `${waits.idle.p99} ms (${waits.idle.rps} req/s)`,
+      '',
+      '',
+    ]),
+    row([
+      `GET /lists p99, ${waits.waits} waits asked: ${pending} pending (the cap), ${refused} refused with 429`,
+      `${waits.waiting.p99} ms (${waits.waiting.rps} req/s)`,
+      '< 50 ms',
+      ok(waits.waiting.p99 < 50),
+    ]),
+  ];
+}

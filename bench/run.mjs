@@ -375,11 +375,28 @@ function startupBenchmarks() {
   return { image: hasImage ? image : undefined, ...JSON.parse(output) };
 }
 
+/** The journal's memory (bench/soak.mjs --journal-rss) and long polls (bench/waits.mjs). */
+function journalBenchmarks() {
+  const run = (script, args) => {
+    const output = execFileSync(process.execPath, [join(HERE, script), ...args], {
+      encoding: 'utf8',
+    });
+    log(`  ${script} ${output.trim()}`);
+    return JSON.parse(output);
+  };
+  log('The journal: memory with 1 MiB bodies, long polls over 64 KiB bodies:');
+  return {
+    memory: run('soak.mjs', ['--journal-rss', '--json']),
+    waits: run('waits.mjs', ['--waits', '500', '--seconds', String(SECONDS)]),
+  };
+}
+
 const answers = await expectedAnswers();
 const socket = await socketBenchmarks(answers);
 const peers = SKIP_PEERS ? [] : await peerBenchmarks(answers);
 const inProcess = inProcessBenchmarks();
 const startup = startupBenchmarks();
+const journal = journalBenchmarks();
 const report = (await import('./report.mjs')).renderResults({
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
@@ -388,6 +405,7 @@ const report = (await import('./report.mjs')).renderResults({
   peers,
   inProcess,
   startup,
+  journal,
 });
 writeFileSync(join(HERE, 'RESULTS.md'), report);
 log(`Wrote ${join(HERE, 'RESULTS.md')}`);

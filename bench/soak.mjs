@@ -1,6 +1,9 @@
 // `npm run soak [-- --seconds 60]`: the sandbox CLI under a mixed read/write load from autocannon
 // on loopback for a bounded time, then a report. Exits 1 on any 5xx, socket error, unexpected
 // status, or memory that keeps growing.
+// `npm run soak -- --journal-rss [--exchanges 1000] [--max-growth-mib 200]`: the journal's memory
+// bound instead: that many add-by-email exchanges of 1 MiB bodies against the CLI at its defaults,
+// RSS before, after, and after reading /__admin/requests and requests.har; exits 1 past the bound.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +17,11 @@ const { values } = parseArgs({
     // Pads the add-by-email bodies to this many bytes (at most 1 MiB, the API's limit), to show the
     // journal's memory bound: it keeps journalBodyLimit bytes of each, whatever the body.
     'body-bytes': { type: 'string' },
+    'journal-rss': { type: 'boolean' },
+    exchanges: { type: 'string' },
+    'max-growth-mib': { type: 'string' },
+    // With --journal-rss: one JSON object instead of the report (bench/run.mjs reads it).
+    json: { type: 'boolean' },
   },
 });
 const SECONDS = Number(values.seconds ?? process.env.SOAK_SECONDS ?? 60);
@@ -88,12 +96,18 @@ function addBody() {
       firstName: 'Soak',
     });
   }
+  return addBodyOf(BODY_BYTES);
+}
+
+/** An add-by-email body of `bytes` bytes, padded with a first name that is never stored. */
+function addBodyOf(bytes) {
   const body = { emailAddress: SEEDED_ADDRESS, firstName: '' };
-  const padding = Math.max(0, BODY_BYTES - JSON.stringify(body).length);
+  const padding = Math.max(0, bytes - JSON.stringify(body).length);
   return JSON.stringify({ ...body, firstName: 'x'.repeat(padding) });
 }
 
 const { child, baseUrl } = await startSandbox();
+if (values['journal-rss']) await journalRss();
 const samples = [{ second: 0, rss: rssMiB(child.pid) }];
 const started = Date.now();
 const sampler = setInterval(
@@ -148,3 +162,84 @@ const report = [
 process.stdout.write(report);
 if (values.out) writeFileSync(values.out, report);
 process.exit(problems.length === 0 ? 0 : 1);
+
+/**
+ * Sends `--exchanges` add-by-email requests with 1 MiB bodies, a few at a time, and samples the
+ * sandbox's RSS around them and around reading the whole journal and its HAR.
+ */
+async function journalRss() {
+  const exchanges = Number(values.exchanges ?? 1000);
+  const maxGrowth = Number(values['max-growth-mib'] ?? 200);
+  const admin = `${new URL(baseUrl).origin}/__admin`;
+  const body = addBodyOf(1024 * 1024);
+  const rss = { start: rssMiB(child.pid) };
+  const statuses = {};
+  let sent = 0;
+  const worker = async () => {
+    while (sent < exchanges) {
+      sent += 1;
+      const response = await fetch(`${baseUrl}/lists/1/contacts`, {
+        method: 'PUT',
+        headers: JSON_BODY,
+        body,
+      });
+      await response.arrayBuffer();
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  rss.recorded = rssMiB(child.pid);
+  let peak = rss.recorded;
+  const read = async (path) => {
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMiB(child.pid));
+    }, 20);
+    const response = await fetch(`${admin}${path}`);
+    const bytes = (await response.arrayBuffer()).byteLength;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssMiB(child.pid));
+    return { status: response.status, bytes };
+  };
+  const journal = await read('/requests');
+  rss.afterJournal = rssMiB(child.pid);
+  const har = await read('/requests.har');
+  rss.afterHar = rssMiB(child.pid);
+  child.kill('SIGTERM');
+  const exitCode = await new Promise((resolve) => child.once('exit', resolve));
+  const growth = Math.max(rss.recorded, rss.afterJournal, rss.afterHar, peak) - rss.start;
+  const problems = [
+    ...Object.entries(statuses)
+      .filter(([code]) => code !== '200')
+      .map(([code, count]) => `${count} answers with status ${code}`),
+    ...(journal.status !== 200 || har.status !== 200
+      ? [`reading answered ${journal.status} and ${har.status}`]
+      : []),
+    ...(growth > maxGrowth ? [`RSS grew ${growth.toFixed(0)} MiB (bound ${maxGrowth})`] : []),
+    ...(exitCode !== 0 ? [`the sandbox exited with ${exitCode} on SIGTERM`] : []),
+  ];
+  const mib = (value) => `${value.toFixed(0)} MiB`;
+  const report = [
+    `# Journal memory: ${exchanges} exchanges of 1 MiB bodies, ${new Date().toISOString()}`,
+    '',
+    '- the sandbox CLI at its defaults (journalSize 1000, journalBodyLimit 64 KiB), loopback HTTP',
+    `- statuses: ${Object.entries(statuses)
+      .map(([code, count]) => `${code}: ${count}`)
+      .join(', ')}`,
+    `- RSS: start ${mib(rss.start)}, after recording ${mib(rss.recorded)}, after GET /__admin/requests (${(journal.bytes / 1024 / 1024).toFixed(0)} MiB of JSON) ${mib(rss.afterJournal)}, after GET /__admin/requests.har (${(har.bytes / 1024 / 1024).toFixed(0)} MiB) ${mib(rss.afterHar)}, peak while reading ${mib(peak)}`,
+    `- growth: ${mib(growth)} (bound ${maxGrowth} MiB)`,
+    '',
+    problems.length === 0 ? 'Nothing unexpected.' : `Problems: ${problems.join('; ')}.`,
+    '',
+  ].join('\n');
+  const figures = {
+    exchanges,
+    rss,
+    peak,
+    growth,
+    journalBytes: journal.bytes,
+    harBytes: har.bytes,
+  };
+  process.stdout.write(values.json ? `${JSON.stringify({ ...figures, problems })}\n` : report);
+  if (values.out) writeFileSync(values.out, report);
+  process.exit(problems.length === 0 ? 0 : 1);
+}

@@ -62,6 +62,8 @@ const MAX_WAIT_MS = 10 * 60 * 1000;
 export interface WaitOptions {
   /** How long to wait for a matching request, in ms. Default 5000. */
   timeoutMs?: number;
+  /** Ends the wait early: it rejects with the signal's reason, and no longer counts as pending. */
+  signal?: AbortSignal;
 }
 const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'];
 
@@ -159,6 +161,11 @@ export class Core {
     return this.journal.entries(this.checkFilter(filter));
   }
 
+  /** The entries that match a checked filter, built one at a time as they are taken. */
+  selectRequests(filter: RequestFilter): Iterable<JournalEntry> {
+    return this.journal.select(filter);
+  }
+
   waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {
     const checked = this.checkFilter(filter);
     const { timeoutMs = DEFAULT_WAIT_MS } = options;
@@ -172,7 +179,7 @@ export class Core {
         'waitForRequest needs the journal: create the fake with a journalSize above 0.',
       );
     }
-    return this.journal.waitFor(checked, timeoutMs);
+    return this.journal.waitFor(checked, timeoutMs, options.signal);
   }
 
   requestsHar(filter?: RequestFilter): Har {

@@ -29,6 +29,7 @@ export {
   InvalidOptionError,
   SeedError,
   StateError,
+  TooManyWaitsError,
   UnknownServerError,
   WaitTimeoutError,
 } from './domain/errors.js';

@@ -61,7 +61,18 @@ export function toHar(entries: readonly JournalEntry[]): Har {
   };
 }
 
-function toHarEntry(entry: JournalEntry): HarEntry {
+/**
+ * The text of a HAR document before its first entry and after its last, so that a writer can
+ * put the entries between them one at a time: the same bytes as `JSON.stringify(toHar(...))`.
+ */
+export function harFrame(): { head: string; tail: string } {
+  const empty = JSON.stringify(toHar([]));
+  const at = empty.lastIndexOf('[]');
+  return { head: empty.slice(0, at + 1), tail: empty.slice(at + 1) };
+}
+
+/** One exchange as a HAR entry. */
+export function toHarEntry(entry: JournalEntry): HarEntry {
   const { request, response } = entry;
   const requestType = header(request.headers, 'content-type');
   const requestText = textOf(request);

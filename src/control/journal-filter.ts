@@ -20,11 +20,26 @@ export interface RequestFilter extends RequestMatch {
   body?: Record<string, unknown> | unknown[];
 }
 
+/** What every criterion but `body` reads: known without building the entry's bodies. */
+export type EntryHead = Pick<
+  JournalEntry,
+  'id' | 'method' | 'path' | 'serverId' | 'status' | 'operation' | 'fault'
+>;
+
 /** A filter ready to test entries, and to say why an entry does not match. */
 export interface CompiledFilter {
   readonly matches: (entry: JournalEntry) => boolean;
+  /**
+   * Every criterion but `body`, on what is known before an entry is built: a journal tests this
+   * first, and builds the entry (its bodies decoded) only for those that pass and `needsEntry`.
+   */
+  readonly matchesHead: (head: EntryHead) => boolean;
+  /** True when the filter reads the request body, so only a whole entry can decide. */
+  readonly needsEntry: boolean;
   /** What differs, one phrase per criterion the entry fails; empty when it matches. */
   readonly differences: (entry: JournalEntry) => string[];
+  /** The differences of every criterion but `body`, which come first in `differences`. */
+  readonly headDifferences: (head: EntryHead) => string[];
   /** The filter as JSON, for messages. */
   readonly describe: () => string;
 }
@@ -99,15 +114,15 @@ export function parseRequestFilter(
 }
 
 interface Criterion {
-  readonly test: (entry: JournalEntry) => boolean;
-  readonly explain: (entry: JournalEntry) => string[];
+  readonly test: (entry: EntryHead) => boolean;
+  readonly explain: (entry: EntryHead) => string[];
 }
 
 /** Compiles a checked filter once; see {@link parseRequestFilter}. */
 export function compileFilter(filter: RequestFilter): CompiledFilter {
   const criteria: Criterion[] = [];
   const { method, path, serverId, status, operation, fault, sinceId, body } = filter;
-  const simple = (test: Criterion['test'], explain: (entry: JournalEntry) => string) =>
+  const simple = (test: Criterion['test'], explain: (entry: EntryHead) => string) =>
     criteria.push({ test, explain: (entry) => [explain(entry)] });
   if (method !== undefined) {
     const wanted = method.toUpperCase();
@@ -132,8 +147,8 @@ export function compileFilter(filter: RequestFilter): CompiledFilter {
   if (status !== undefined) {
     const test =
       typeof status === 'number'
-        ? (entry: JournalEntry) => entry.status === status
-        : (entry: JournalEntry) => String(Math.floor(entry.status / 100)) === status[0];
+        ? (entry: EntryHead) => entry.status === status
+        : (entry: EntryHead) => String(Math.floor(entry.status / 100)) === status[0];
     simple(test, (entry) => `status ${entry.status} (wanted ${status})`);
   }
   if (operation !== undefined) {
@@ -154,16 +169,23 @@ export function compileFilter(filter: RequestFilter): CompiledFilter {
       (entry) => `id ${entry.id} (wanted after ${sinceId})`,
     );
   }
+  const matchesHead = (head: EntryHead) => criteria.every((criterion) => criterion.test(head));
+  const all = [...criteria];
   if (body !== undefined) {
-    criteria.push({
-      test: (entry) => bodyDifferences(entry, body).length === 0,
-      explain: (entry) => bodyDifferences(entry, body),
+    all.push({
+      // Only ever given whole entries: `needsEntry` tells callers so.
+      test: (entry) => bodyDifferences(entry as JournalEntry, body).length === 0,
+      explain: (entry) => bodyDifferences(entry as JournalEntry, body),
     });
   }
+  const failing = (list: Criterion[], entry: EntryHead) =>
+    list.flatMap((criterion) => (criterion.test(entry) ? [] : criterion.explain(entry)));
   return {
-    matches: (entry) => criteria.every((criterion) => criterion.test(entry)),
-    differences: (entry) =>
-      criteria.flatMap((criterion) => (criterion.test(entry) ? [] : criterion.explain(entry))),
+    matches: (entry) => all.every((criterion) => criterion.test(entry)),
+    headDifferences: (head) => failing(criteria, head),
+    matchesHead,
+    needsEntry: body !== undefined,
+    differences: (entry) => failing(all, entry),
     describe: () => JSON.stringify(filter),
   };
 }
@@ -222,10 +244,50 @@ export function nearest(
   filter: CompiledFilter,
   count = 3,
 ): NearMiss[] {
-  return entries
-    .map((entry) => ({ entry, differences: filter.differences(entry) }))
-    .sort((a, b) => a.differences.length - b.differences.length || b.entry.id - a.entry.id)
-    .slice(0, count);
+  return nearestOf(
+    entries,
+    (entry) => entry,
+    (entry) => entry,
+    filter,
+    count,
+  );
+}
+
+const closestFirst = (a: NearMiss, b: NearMiss) =>
+  a.differences.length - b.differences.length || b.entry.id - a.entry.id;
+
+/**
+ * {@link nearest} over records that are cheap to look at and dear to build: each is judged on its
+ * head first, and built only while it could still be among the closest (a filter on the body adds
+ * differences, never removes them).
+ */
+export function nearestOf<T>(
+  records: readonly T[],
+  headOf: (record: T) => EntryHead,
+  entryOf: (record: T) => JournalEntry,
+  filter: CompiledFilter,
+  count = 3,
+): NearMiss[] {
+  const judged = records
+    .map((record) => {
+      const head = headOf(record);
+      return { record, head, differences: filter.headDifferences(head) };
+    })
+    .sort((a, b) => a.differences.length - b.differences.length || b.head.id - a.head.id);
+  if (!filter.needsEntry) {
+    return judged
+      .slice(0, count)
+      .map(({ record, differences }) => ({ entry: entryOf(record), differences }));
+  }
+  const misses: NearMiss[] = [];
+  for (const { record, differences } of judged) {
+    const worst = misses.length >= count ? misses[count - 1]?.differences.length : undefined;
+    if (worst !== undefined && differences.length > worst) break;
+    const entry = entryOf(record);
+    misses.push({ entry, differences: filter.differences(entry) });
+    misses.sort(closestFirst);
+  }
+  return misses.slice(0, count);
 }
 
 /** Lines that show the closest requests, for failure messages. */

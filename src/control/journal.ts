@@ -1,12 +1,14 @@
 import { isUtf8 } from 'node:buffer';
-import { StateError, WaitTimeoutError } from '../domain/errors.js';
+import { StateError, TooManyWaitsError, WaitTimeoutError } from '../domain/errors.js';
 import { isoTime } from '../domain/rules.js';
 import type { FaultKind } from './fault-rule.js';
+import { CutBody, type Kept, keep } from './journal-body.js';
 import {
   type CompiledFilter,
   compileFilter,
   describeNearest,
-  nearest,
+  type EntryHead,
+  nearestOf,
   type RequestFilter,
 } from './journal-filter.js';
 import { basicUsername } from './request-match.js';
@@ -72,7 +74,10 @@ export interface JournalEntry {
   response: RecordedResponse;
 }
 
-/** What the HTTP layer hands the journal: references, converted only when someone reads. */
+/**
+ * What the HTTP layer hands the journal besides the bodies: references, converted only when
+ * someone reads; kept as it is, since nothing in it grows with a body.
+ */
 export interface JournalRecord {
   readonly arrived: number;
   readonly durationMs: number;
@@ -87,27 +92,14 @@ export interface JournalRecord {
   readonly status: number;
   readonly fault: FaultKind | undefined;
   readonly requestHeaders: Headers;
-  readonly requestBody: Buffer | undefined;
   /** The headers as an object, or the header block exactly as Node wrote it (parsed on read). */
   readonly responseHeaders: Headers | string;
-  readonly responseBody: string | Buffer | undefined;
 }
-
-/** A body over the limit: a copy of its first bytes, and what the whole was. */
-class CutBody {
-  constructor(
-    readonly data: Buffer,
-    readonly size: number,
-    readonly binary: boolean,
-  ) {}
-}
-
-/** A body within the limit is kept by reference, as it is; a longer one as a {@link CutBody}. */
-type Kept = string | Buffer | CutBody | undefined;
 
 interface Slot {
   readonly id: number;
-  readonly record: JournalRecord;
+  /** Bounded by Node's header size limit: the URL, the query and the headers. */
+  readonly facts: JournalRecord;
   readonly requestBody: Kept;
   readonly responseBody: Kept;
 }
@@ -118,13 +110,17 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
+/** The most waits for a request pending at once; past it, a wait is refused at once. */
+export const MAX_WAITS = 100;
+
 const REDACTED = '<redacted>';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 /**
  * The last `capacity` exchanges, oldest first, in a fixed-size ring buffer whose bodies are cut at
- * `bodyLimit` bytes: a sandbox that runs for days keeps the same memory. Recording stores
- * references (headers, the body bytes fastify read, the body the fake sent); entries are built
+ * `bodyLimit` bytes: a sandbox that runs for days keeps the same memory. Recording keeps the
+ * headers and at most `bodyLimit` bytes of each body (a copy only when the body is larger, or is a
+ * view of larger memory), never the whole record; entries are built
  * only when read.
  */
 export class Journal {
@@ -132,12 +128,15 @@ export class Journal {
   private readonly capacity: number;
   private readonly bodyLimit: number;
   private readonly waiters = new Set<Waiter>();
+  private readonly compile: (filter: RequestFilter) => CompiledFilter;
   private next = 0;
   private lastId = 0;
 
-  constructor(capacity: number, bodyLimit: number) {
+  /** `compile` is {@link compileFilter}; a test may count what a filter is asked. */
+  constructor(capacity: number, bodyLimit: number, compile = compileFilter) {
     this.capacity = capacity;
     this.bodyLimit = bodyLimit;
+    this.compile = compile;
   }
 
   /** False when the journal keeps nothing (`journalSize: 0`): callers skip gathering a record. */
@@ -145,39 +144,54 @@ export class Journal {
     return this.capacity > 0;
   }
 
-  record(record: JournalRecord): void {
+  /** Records an exchange; of each body, only what {@link keep} keeps is held. */
+  record(facts: JournalRecord, requestBody?: Buffer, responseBody?: string | Buffer): void {
     if (this.capacity === 0) return;
     this.lastId += 1;
     const slot: Slot = {
       id: this.lastId,
-      record,
-      requestBody: this.keep(record.requestBody),
-      responseBody: this.keep(record.responseBody),
+      facts,
+      requestBody: keep(requestBody, this.bodyLimit),
+      responseBody: keep(responseBody, this.bodyLimit),
     };
     this.slots[this.next] = slot;
     this.next = (this.next + 1) % this.capacity;
-    if (this.waiters.size > 0) this.notify(toEntry(slot));
+    if (this.waiters.size > 0) this.notify(slot);
   }
 
   entries(filter?: RequestFilter): JournalEntry[] {
-    const ordered =
-      this.slots.length < this.capacity
-        ? this.slots
-        : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
-    const entries = ordered.map(toEntry);
-    if (!filter) return entries;
-    const compiled = compileFilter(filter);
-    return entries.filter(compiled.matches);
+    return [...this.select(filter)];
   }
 
-  /** The first entry that matches, recorded already or arriving within `timeoutMs`. */
-  waitFor(filter: RequestFilter, timeoutMs: number): Promise<JournalEntry> {
-    const compiled = compileFilter(filter);
-    const found = this.entries().find(compiled.matches);
-    if (found) return Promise.resolve(found);
+  /**
+   * The entries that match, oldest first, each built only when the one before has been taken: a
+   * reader that writes them out one by one holds one entry at a time, never the whole journal.
+   */
+  *select(filter?: RequestFilter): Generator<JournalEntry, void, undefined> {
+    const slots = this.ordered();
+    if (!filter) {
+      for (const slot of slots) yield toEntry(slot);
+      return;
+    }
+    yield* matching(slots, this.compile(filter));
+  }
+
+  /**
+   * The first entry that matches, recorded already or arriving within `timeoutMs`; `signal` ends
+   * the wait early (a client that went away), so that it no longer counts against the cap.
+   */
+  waitFor(filter: RequestFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry> {
+    const compiled = this.compile(filter);
+    // The one scan of what is recorded; from here on, only new entries are tested.
+    const found = matching(this.ordered(), compiled).next();
+    if (!found.done) return Promise.resolve(found.value);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
     return new Promise((resolve, reject) => {
+      const abort = () => waiter.reject(signal?.reason);
       const settle = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
         this.waiters.delete(waiter);
       };
       const waiter: Waiter = {
@@ -192,11 +206,12 @@ export class Journal {
         },
       };
       const timer = setTimeout(() => {
-        const recorded = this.entries();
-        const closest = nearest(recorded, compiled);
+        const recorded = this.ordered();
+        const closest = nearestOf(recorded, headOf, toEntry, compiled);
         const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${describeNearest(closest, recorded.length)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
+      signal?.addEventListener('abort', abort, { once: true });
       this.waiters.add(waiter);
     });
   }
@@ -213,33 +228,50 @@ export class Journal {
     this.next = 0;
   }
 
-  private notify(entry: JournalEntry): void {
-    for (const waiter of [...this.waiters]) {
-      if (waiter.filter.matches(entry)) waiter.resolve(entry);
-    }
+  /** Slots oldest first. */
+  private ordered(): Slot[] {
+    return this.slots.length < this.capacity
+      ? [...this.slots]
+      : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
   }
 
-  /**
-   * The body as it is kept: the reference itself when within the limit (recording allocates
-   * nothing for it), else a copy of its first bytes, so the journal never holds on to a large body
-   * through a view of it.
-   */
-  private keep(data: string | Buffer | undefined): Kept {
-    if (data === undefined || data.length === 0) return undefined;
-    const isText = typeof data === 'string';
-    // A string's length in bytes is at most three times its length in UTF-16 units.
-    if (isText ? data.length * 3 <= this.bodyLimit : data.length <= this.bodyLimit) return data;
-    const bytes = isText ? Buffer.from(data) : data;
-    if (bytes.length <= this.bodyLimit) return data;
-    return new CutBody(
-      Buffer.from(bytes.subarray(0, this.bodyLimit)),
-      bytes.length,
-      !isUtf8(bytes),
-    );
+  /** A new entry, tested once against each waiter; built only if one of them needs it. */
+  private notify(slot: Slot): void {
+    const head = headOf(slot);
+    let entry: JournalEntry | undefined;
+    for (const waiter of [...this.waiters]) {
+      const { filter } = waiter;
+      if (!filter.matchesHead(head)) continue;
+      entry ??= toEntry(slot);
+      if (!filter.needsEntry || filter.matches(entry)) waiter.resolve(entry);
+    }
   }
 }
 
-function toEntry({ id, record, requestBody, responseBody }: Slot): JournalEntry {
+/** The slots whose entries match, each built only once its head matched. */
+function* matching(slots: readonly Slot[], filter: CompiledFilter): Generator<JournalEntry> {
+  for (const slot of slots) {
+    if (!filter.matchesHead(headOf(slot))) continue;
+    const entry = toEntry(slot);
+    if (!filter.needsEntry || filter.matches(entry)) yield entry;
+  }
+}
+
+/** What a filter reads of an entry besides its body, without building the entry. */
+function headOf({ id, facts }: Slot): EntryHead {
+  const query = facts.url.indexOf('?');
+  return {
+    id,
+    method: facts.method,
+    path: query === -1 ? facts.url : facts.url.slice(0, query),
+    serverId: facts.serverId,
+    status: facts.status,
+    operation: facts.operation,
+    fault: facts.fault,
+  };
+}
+
+function toEntry({ id, facts: record, requestBody, responseBody }: Slot): JournalEntry {
   const query = record.url.indexOf('?');
   const entry: JournalEntry = {
     id,

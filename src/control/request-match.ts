@@ -1,5 +1,5 @@
-import picomatch from 'picomatch';
 import { PUBLIC_PREFIX } from '../paths.js';
+import { compileGlob, globProblem } from './glob.js';
 
 /** Which requests a fault rule or a journal filter applies to; every part is optional. */
 export interface RequestMatch {
@@ -35,23 +35,29 @@ export interface RequestFacts {
   readonly serverId?: number | undefined;
 }
 
-const VERSION_PREFIX = /^\/marketing\/(?:v1|beta)(?=\/|$)/;
+const VERSIONS = ['/marketing/v1', '/marketing/beta'];
 
 /** The path as fault rules see it: after `/marketing/v1` or `/marketing/beta`. */
 export function apiPath(path: string): string {
-  return path.replace(VERSION_PREFIX, '') || '/';
+  // String tests, not a regular expression: this runs for every rule or wait, on every request.
+  for (const prefix of VERSIONS) {
+    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) {
+      return path.length === prefix.length ? '/' : path.slice(prefix.length);
+    }
+  }
+  return path || '/';
 }
 
 export type Matcher = (request: RequestFacts) => boolean;
 
-/** Compiles a match once; globs go through picomatch (`*` stays within one segment, `**` spans). */
+/** Compiles a match once; see `glob.ts` for the glob syntax (`*` within a segment, `**` spans). */
 export function compileMatch(match: RequestMatch | undefined): Matcher {
   if (!match) return () => true;
   const method = match.method?.toUpperCase();
   const { serverId } = match;
   const glob = match.path;
   const whole = glob?.startsWith(PUBLIC_PREFIX) ?? false;
-  const isMatch = glob === undefined ? undefined : picomatch(glob, { dot: true });
+  const isMatch = glob === undefined ? undefined : compileGlob(glob);
   return (request) => {
     if (method !== undefined && request.method !== method) return false;
     if (serverId !== undefined && request.serverId !== serverId) return false;
@@ -79,6 +85,8 @@ export function parseRequestMatch(
     if (typeof path !== 'string' || !path.startsWith('/')) {
       fail(`${where}path must be a glob that starts with "/", such as "/lists/*/contacts".`);
     }
+    const problem = globProblem(path);
+    if (problem !== undefined) fail(`${where}path ${problem}`);
     match.path = path;
   }
   if (serverId !== undefined) {

@@ -100,6 +100,11 @@ export const API_ERRORS = {
   },
   STATE_CONFLICT: { status: 409, message: '{detail}' },
   REQUEST_NOT_RECEIVED: { status: 404, message: '{detail}' },
+  TOO_MANY_WAITS: {
+    status: 429,
+    message:
+      '{max} waits for a request (GET /__admin/requests/wait, waitForRequest) are already pending, the most at once: let one end first, or use shorter timeouts.',
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 interface ErrorDefinition {
@@ -244,5 +249,17 @@ export class FaultRuleError extends FakeMarketingServerError {
 
   constructor(detail: string) {
     super(fillTemplate(API_ERRORS.FAULT_RULE_INVALID.message, { detail }), 'FAULT_RULE_INVALID');
+  }
+}
+
+/** A wait for a request was refused: the most waits the journal holds at once are pending. */
+export class TooManyWaitsError extends FakeMarketingServerError {
+  override name = 'TooManyWaitsError';
+  /** How many waits may be pending at once. */
+  readonly max: number;
+
+  constructor(max: number) {
+    super(fillTemplate(API_ERRORS.TOO_MANY_WAITS.message, { max }), 'TOO_MANY_WAITS');
+    this.max = max;
   }
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 declare module 'fastify' {
@@ -14,9 +15,10 @@ declare module 'fastify' {
 export function answer(
   reply: FastifyReply,
   contentType: string | undefined,
-  body?: string | Buffer,
+  body?: string | Buffer | Readable,
 ): FastifyReply {
-  reply.request.sentBody = body;
+  // A stream is sent by the control API only, which the journal does not record.
+  reply.request.sentBody = body instanceof Readable ? undefined : body;
   if (contentType !== undefined) reply.type(contentType);
   return reply.send(body);
 }

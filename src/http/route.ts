@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../core.js';
 import { parseServerId } from '../domain/rules.js';
@@ -65,11 +66,11 @@ export interface RouteContext<P> extends AppServices {
   readonly tenant: Tenant;
 }
 
-/** A body a handler has already rendered (HTML, PNG, a cached answer), sent as it is. */
+/** A body a handler has already rendered (HTML, PNG, a cached answer, a stream), sent as it is. */
 export class Rendered {
   constructor(
     readonly contentType: string,
-    readonly body: string | Buffer,
+    readonly body: string | Buffer | Readable,
   ) {}
 }
 

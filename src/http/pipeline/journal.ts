@@ -51,23 +51,25 @@ export function journalHooks(core: Core): JournalHooks {
     responseBody: string | Buffer | undefined,
   ) => {
     request.journalPending = false;
-    journal.record({
-      arrived: request.arrived,
-      durationMs: reply.elapsedTime,
-      protocol: request.protocol,
-      method: request.method,
-      url: request.url,
-      query: request.query as Record<string, string | string[]>,
-      serverId: request.tenant?.serverId,
-      operation: request.operation?.operationId ?? operationOf(request),
-      format: responseTypeOf(request).format,
-      status,
-      fault: request.fault ?? undefined,
-      requestHeaders: request.headers,
-      requestBody: request.rawBody ?? undefined,
-      responseHeaders,
+    journal.record(
+      {
+        arrived: request.arrived,
+        durationMs: reply.elapsedTime,
+        protocol: request.protocol,
+        method: request.method,
+        url: request.url,
+        query: request.query as Record<string, string | string[]>,
+        serverId: request.tenant?.serverId,
+        operation: request.operation?.operationId ?? operationOf(request),
+        format: responseTypeOf(request).format,
+        status,
+        fault: request.fault ?? undefined,
+        requestHeaders: request.headers,
+        responseHeaders,
+      },
+      request.rawBody ?? undefined,
       responseBody,
-    });
+    );
   };
   return {
     arrive(request, _reply, done) {

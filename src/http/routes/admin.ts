@@ -1,7 +1,11 @@
+import { harFrame, toHarEntry } from '../../control/har.js';
+import { MAX_WAITS } from '../../control/journal.js';
 import type { Core } from '../../core.js';
-import { ApiError } from '../../domain/errors.js';
+import { ApiError, StateError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE } from '../inspector-page.js';
+import { jsonStream } from '../json-stream.js';
+import { JSON_TYPE } from '../negotiate.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 
 /**
@@ -197,7 +201,11 @@ export const ADMIN_ROUTES: readonly Route[] = [
     query: FILTER_QUERY,
     summary: 'The request journal, oldest first, with whole exchanges; filtered by the query.',
     status: 200,
-    handle: ({ core, request }) => core.requests(journalFilter(core, request.query)),
+    handle: ({ core, request }) =>
+      new Rendered(
+        JSON_TYPE.contentType,
+        jsonStream('[', core.selectRequests(journalFilter(core, request.query)), ']'),
+      ),
   }),
   route({
     ...common,
@@ -208,12 +216,20 @@ export const ADMIN_ROUTES: readonly Route[] = [
       ...FILTER_QUERY,
       timeoutMs: { type: 'integer', minimum: 0, maximum: MAX_HTTP_WAIT_MS },
     },
-    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out.`,
+    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out; 429 when ${MAX_WAITS} waits are already pending.`,
     status: 200,
-    handle: ({ core, request }) => {
+    handle: ({ core, request, reply }) => {
       const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
+      // A client that goes away ends its wait, so that it does not hold a place under the cap.
+      const gone = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) {
+          gone.abort(new StateError('The client closed the connection while waiting.'));
+        }
+      });
       return core.waitForRequest(journalFilter(core, filter), {
         timeoutMs: waitTime(timeoutMs),
+        signal: gone.signal,
       });
     },
   }),
@@ -225,7 +241,11 @@ export const ADMIN_ROUTES: readonly Route[] = [
     query: FILTER_QUERY,
     summary: 'The journal as an HTTP Archive (HAR 1.2), filtered like GET /requests.',
     status: 200,
-    handle: ({ core, request }) => core.requestsHar(journalFilter(core, request.query)),
+    handle: ({ core, request }) => {
+      const { head, tail } = harFrame();
+      const entries = core.selectRequests(journalFilter(core, request.query));
+      return new Rendered(JSON_TYPE.contentType, jsonStream(head, entries, tail, toHarEntry));
+    },
   }),
   route({
     ...common,
