@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { maintenanceRule } from './control/fault-rule.js';
 import {
   type FaultHandle,
   FaultSet,
@@ -10,7 +11,7 @@ import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
 import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
-import { FaultRuleError, InvalidOptionError, StateError } from './domain/errors.js';
+import { InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
@@ -60,7 +61,6 @@ export interface WaitOptions {
   /** How long to wait for a matching request, in ms. Default 5000. */
   timeoutMs?: number;
 }
-const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'];
 
 function wholeNumberOption(value: number | undefined, name: string, fallback: number): number {
   const chosen = value ?? fallback;
@@ -142,14 +142,9 @@ export class Core {
     };
   }
 
+  /** Options are checked like a rule's: a refused outage adds nothing. */
   maintenance(options: MaintenanceOptions = {}): FaultHandle {
-    const { mode = 'unavailable', ...limits } = options;
-    if (!MAINTENANCE_MODES.includes(mode)) {
-      throw new FaultRuleError(
-        `maintenance mode must be unavailable, no-response or reset; got ${JSON.stringify(mode)}.`,
-      );
-    }
-    return this.faultSet.add({ kind: mode, ...limits });
+    return this.faultSet.add(maintenanceRule(options));
   }
 
   requests(filter?: RequestFilter): JournalEntry[] {
