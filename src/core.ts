@@ -15,7 +15,7 @@ import { InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
-import { loadSeed, writeFileAtomically } from './files.js';
+import { loadSeed, removeStaleTemporaries, writeFileAtomically } from './files.js';
 import { createServerView, type ServerView } from './server-view.js';
 
 /** Options of {@link createFakeMarketingServer}. */
@@ -128,6 +128,8 @@ export class Core {
     this.adminToken = adminToken;
     this.stateFile = stateFile;
     this.store = new Store({ defaultMaxContacts: maxContacts, now: this.now });
+    // A save killed part-way (kill -9) left its temporary file next to the state file.
+    if (stateFile !== undefined) removeStaleTemporaries(stateFile);
     const initial = stateFile !== undefined && existsSync(stateFile) ? stateFile : options.seed;
     if (initial !== undefined) this.store.seed(loadSeed(initial));
     this.store.markBaseline();
