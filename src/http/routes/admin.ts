@@ -1,10 +1,10 @@
 import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../control/fault-rule.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
-import { MAX_KEY_LENGTH } from '../../domain/rules.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE } from '../inspector-page.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
+import { controlBody, MAX_CONTACTS_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
 
 /**
  * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
@@ -36,45 +36,6 @@ const FILTER_QUERY = {
     type: 'string',
     description:
       'JSON: a partial match on the request body, e.g. {"emailAddress":"ann@example.com"}.',
-  },
-} as const;
-
-const MAX_CONTACTS_SCHEMA = {
-  type: 'integer',
-  minimum: 0,
-  maximum: Number.MAX_SAFE_INTEGER,
-  description: 'The contact cap.',
-} as const;
-
-/** The control bodies as the docs show them; each handler checks its own (see `controlBody`). */
-const SERVER_BODY = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    serverId: { type: 'integer', minimum: 1000, maximum: 99999, description: 'Free when missing.' },
-    key: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_KEY_LENGTH,
-      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
-      description: 'Fresh when missing.',
-    },
-    maxContacts: MAX_CONTACTS_SCHEMA,
-  },
-} as const;
-const MAX_CONTACTS_BODY = {
-  type: 'object',
-  required: ['maxContacts'],
-  additionalProperties: false,
-  properties: { maxContacts: MAX_CONTACTS_SCHEMA },
-} as const;
-const SEED_BODY = {
-  type: 'object',
-  required: ['servers'],
-  description: 'A seed, as seed.schema.json describes it (GET /__admin/state gives one).',
-  properties: {
-    $schema: { type: 'string' },
-    servers: { type: 'array', items: { type: 'object' } },
   },
 } as const;
 
@@ -330,38 +291,6 @@ export const ADMIN_ROUTES: readonly Route[] = [
     },
   }),
 ];
-
-/**
- * A small control body: a JSON object (or none) with only the names its schema lists. The values
- * are checked by the core, which the handle shares.
- */
-function controlBody(
-  body: unknown,
-  schema: {
-    readonly properties: Readonly<Record<string, unknown>>;
-    readonly required?: readonly string[];
-  },
-): Record<string, unknown> {
-  const names = Object.keys(schema.properties);
-  if (body === undefined || body === null) body = {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail: `The body must be a JSON object with ${names.join(', ')}.`,
-    });
-  }
-  const given = body as Record<string, unknown>;
-  const unknown = Object.keys(given).find((name) => !names.includes(name));
-  if (unknown !== undefined) {
-    throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail: `Unknown property '${unknown}'; use ${names.join(', ')}.`,
-    });
-  }
-  const missing = schema.required?.find((name) => given[name] === undefined);
-  if (missing !== undefined) {
-    throw new ApiError('ADMIN_BAD_REQUEST', { detail: `${missing} is required.` });
-  }
-  return given;
-}
 
 function badFilter(detail: string): never {
   throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });
