@@ -36,6 +36,12 @@ describe('firstRepeatedName', () => {
     );
   });
 
+  it('stays linear in the names of one object (a quadratic check would not finish)', () => {
+    const names = Array.from({ length: 200_000 }, (_, index) => `"k${index}":${index}`);
+    expect(firstRepeatedName(`{${names.join(',')}}`)).toBeUndefined();
+    expect(firstRepeatedName(`{${names.join(',')},"k199999":0}`)).toBe('k199999');
+  });
+
   it('walks deep nesting without recursion', () => {
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     expect(firstRepeatedName(deep)).toBeUndefined();
