@@ -13,6 +13,7 @@ import { parseRequestFilter, type RequestFilter } from './control/journal-filter
 import { PendingRequests } from './control/pending.js';
 import { InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
+import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
 import { loadSeed, removeStaleTemporaries, writeFileAtomically } from './files.js';
@@ -65,7 +66,9 @@ export interface WaitOptions {
 function wholeNumberOption(value: number | undefined, name: string, fallback: number): number {
   const chosen = value ?? fallback;
   if (!isWholeNumber(chosen)) {
-    throw new InvalidOptionError(`${name} must be a whole number of 0 or more, got ${chosen}`);
+    throw new InvalidOptionError(
+      `${name} must be a whole number of 0 or more, got ${describe(chosen)}`,
+    );
   }
   return chosen;
 }
@@ -155,10 +158,15 @@ export class Core {
 
   waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {
     const checked = this.checkFilter(filter);
+    if (typeof options !== 'object' || options === null) {
+      throw new InvalidOptionError(
+        'waitForRequest options must be an object such as { timeoutMs: 5000 }',
+      );
+    }
     const { timeoutMs = DEFAULT_WAIT_MS } = options;
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_WAIT_MS) {
       throw new InvalidOptionError(
-        `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${timeoutMs}`,
+        `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${describe(timeoutMs)}`,
       );
     }
     if (!this.journal.enabled) {

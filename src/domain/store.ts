@@ -52,6 +52,7 @@ export class Store {
   }
 
   requireTenant(serverId: number): Tenant {
+    checkServerIdType(serverId);
     const tenant = this.tenants.get(serverId);
     if (!tenant) throw new UnknownServerError(serverId);
     return tenant;
@@ -137,6 +138,7 @@ export class Store {
 
   /** One tenant back to its baseline, or gone if it was added after creation. */
   resetServer(serverId: number): void {
+    checkServerIdType(serverId);
     const snapshot = this.baseline.get(serverId);
     if (snapshot) {
       this.tenants.set(serverId, Tenant.restore(snapshot));
@@ -165,6 +167,13 @@ export class Store {
       const serverId = randomInt(10000, 100000);
       if (!this.tenants.has(serverId)) return serverId;
     }
+  }
+}
+
+/** A server id from TypeScript that is not even a number is a bad argument, not an unknown server. */
+function checkServerIdType(serverId: unknown): void {
+  if (typeof serverId !== 'number') {
+    throw new InvalidOptionError(`serverId must be a number, got ${shown(serverId)}`);
   }
 }
 
