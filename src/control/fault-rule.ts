@@ -128,7 +128,7 @@ export function parseFaultRule(input: unknown): FaultRule {
 }
 
 /** `times` of a rule or a maintenance: a whole number from 1 to 2^53 - 1 (a count, only compared). */
-export function checkTimes(value: unknown, fail: (message: string) => never): number {
+function checkTimes(value: unknown, fail: (message: string) => never): number {
   if (!Number.isSafeInteger(value) || (value as number) < 1) {
     fail(`times must be a whole number from 1 to 2^53 - 1; got ${shown(value)}.`);
   }
@@ -136,7 +136,7 @@ export function checkTimes(value: unknown, fail: (message: string) => never): nu
 }
 
 /** `durationMs` of a rule or a maintenance: whole milliseconds from 1 to {@link MAX_DURATION_MS}. */
-export function checkDuration(value: unknown, fail: (message: string) => never): number {
+function checkDuration(value: unknown, fail: (message: string) => never): number {
   if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_DURATION_MS) {
     fail(
       `durationMs must be a whole number of milliseconds from 1 to ${MAX_DURATION_MS} (about 24.8 days); got ${shown(value)}.`,
@@ -153,7 +153,7 @@ function parseMatch(input: unknown): RequestMatch {
 }
 
 /** How an outage looks to clients. */
-export const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'] as const;
+const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'] as const;
 const MAINTENANCE_KEYS = ['mode', 'durationMs', 'times'];
 
 /**
