@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { maintenanceRule } from './control/fault-rule.js';
 import {
   type FaultHandle,
   FaultSet,
@@ -10,11 +11,12 @@ import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
 import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
-import { FaultRuleError, InvalidOptionError, StateError } from './domain/errors.js';
+import { InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
+import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
-import { loadSeed, writeFileAtomically } from './files.js';
+import { loadSeed, removeStaleTemporaries, writeFileAtomically } from './files.js';
 import { createServerView, type ServerView } from './server-view.js';
 
 /** Options of {@link createFakeMarketingServer}. */
@@ -65,12 +67,13 @@ export interface WaitOptions {
   /** Ends the wait early: it rejects with the signal's reason, and no longer counts as pending. */
   signal?: AbortSignal;
 }
-const MAINTENANCE_MODES = ['unavailable', 'no-response', 'reset'];
 
 function wholeNumberOption(value: number | undefined, name: string, fallback: number): number {
   const chosen = value ?? fallback;
   if (!isWholeNumber(chosen)) {
-    throw new InvalidOptionError(`${name} must be a whole number of 0 or more, got ${chosen}`);
+    throw new InvalidOptionError(
+      `${name} must be a whole number of 0 or more, got ${describe(chosen)}`,
+    );
   }
   return chosen;
 }
@@ -133,6 +136,8 @@ export class Core {
     this.adminToken = adminToken;
     this.stateFile = stateFile;
     this.store = new Store({ defaultMaxContacts: maxContacts, now: this.now });
+    // A save killed part-way (kill -9) left its temporary file next to the state file.
+    if (stateFile !== undefined) removeStaleTemporaries(stateFile);
     const initial = stateFile !== undefined && existsSync(stateFile) ? stateFile : options.seed;
     if (initial !== undefined) this.store.seed(loadSeed(initial));
     this.store.markBaseline();
@@ -147,14 +152,9 @@ export class Core {
     };
   }
 
+  /** Options are checked like a rule's: a refused outage adds nothing. */
   maintenance(options: MaintenanceOptions = {}): FaultHandle {
-    const { mode = 'unavailable', ...limits } = options;
-    if (!MAINTENANCE_MODES.includes(mode)) {
-      throw new FaultRuleError(
-        `maintenance mode must be unavailable, no-response or reset; got ${JSON.stringify(mode)}.`,
-      );
-    }
-    return this.faultSet.add({ kind: mode, ...limits });
+    return this.faultSet.add(maintenanceRule(options));
   }
 
   requests(filter?: RequestFilter): JournalEntry[] {
@@ -168,10 +168,15 @@ export class Core {
 
   waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {
     const checked = this.checkFilter(filter);
+    if (typeof options !== 'object' || options === null) {
+      throw new InvalidOptionError(
+        'waitForRequest options must be an object such as { timeoutMs: 5000 }',
+      );
+    }
     const { timeoutMs = DEFAULT_WAIT_MS } = options;
     if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > MAX_WAIT_MS) {
       throw new InvalidOptionError(
-        `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${timeoutMs}`,
+        `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, got ${describe(timeoutMs)}`,
       );
     }
     if (!this.journal.enabled) {

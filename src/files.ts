@@ -1,4 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { SeedError } from './domain/errors.js';
 import type { Seed } from './domain/seed-types.js';
 
@@ -18,14 +19,80 @@ export function loadSeed(seed: Seed | string): unknown {
   }
 }
 
-/** Writes a temporary file and renames it over `file`: a crash never leaves half a file. */
+/**
+ * A temporary file older than this is stale even if a process with its pid is alive: that pid
+ * was reused (a restarted container is pid 1 again). No save takes anywhere near this long.
+ */
+const STALE_AFTER_MS = 10 * 60 * 1000;
+
+/** The temporary file a save by this process writes before renaming it over `file`. */
+export function temporaryFileOf(file: string, pid = process.pid): string {
+  return `${file}.${pid}.tmp`;
+}
+
+/**
+ * Writes a temporary file next to `file` (`<file>.<pid>.tmp`) and renames it over `file`: a crash
+ * never leaves half a file. A process killed mid-write (kill -9) leaves its temporary file, which
+ * the next save, or the next start with this state file, removes ({@link removeStaleTemporaries}).
+ */
 export function writeFileAtomically(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  removeStaleTemporaries(file);
+  const temporary = temporaryFileOf(file);
   try {
     writeFileSync(temporary, text);
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Removes the temporary files that killed saves of `file` left: `<file>.<pid>.tmp` (and the
+ * `<file>.<pid>.<time>.tmp` of earlier versions) whose process is gone, is this one (saves are
+ * synchronous, so none of ours is being written), or that are older than any save takes. A save
+ * in progress in another live process is left alone. Returns the names removed.
+ */
+export function removeStaleTemporaries(file: string): string[] {
+  const directory = dirname(file);
+  const prefix = `${basename(file)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = /^(\d+)(?:\.\d+)?$/.exec(name.slice(prefix.length, -'.tmp'.length))?.[1];
+    if (pid === undefined) continue;
+    const path = join(directory, name);
+    if (Number(pid) !== process.pid && isAlive(Number(pid)) && !isOld(path)) continue;
+    try {
+      rmSync(path, { force: true });
+      removed.push(name);
+    } catch {
+      // Not ours to remove (permissions): the next save tries again.
+    }
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isOld(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS;
+  } catch {
+    return false;
   }
 }

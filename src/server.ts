@@ -138,7 +138,8 @@ export class FakeMarketingServer {
 
   /**
    * Stops listening and frees everything: held requests are released, delayed ones answered,
-   * requests in flight finish (idle keep-alive sockets close at once). Safe to call twice.
+   * requests in flight get 2 s to finish, then their connections are cut (idle keep-alive sockets
+   * close at once). Safe to call twice.
    */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -12,6 +12,19 @@ export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   'contactid',
   'id',
 ]);
+/** Longest server key (the Basic-auth password) a seed or addServer() may set. */
+export const MAX_KEY_LENGTH = 200;
+
+/** A server key: 1 to {@link MAX_KEY_LENGTH} characters, none of them a control character. */
+export function isServerKey(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length >= 1 &&
+    value.length <= MAX_KEY_LENGTH &&
+    !/[\x00-\x1f\x7f]/.test(value)
+  );
+}
+
 /** Default contact cap of a server whose seed sets none. */
 export const DEFAULT_MAX_CONTACTS = 10_000;
 

@@ -3,8 +3,16 @@ import { nanoid } from 'nanoid';
 import { constantTimeEqual } from './constant-time.js';
 import { InvalidOptionError, UnknownServerError } from './errors.js';
 import type { TenantSnapshot } from './model.js';
-import { isoTime, isServerId, isWholeNumber, parseServerId } from './rules.js';
+import {
+  isoTime,
+  isServerId,
+  isServerKey,
+  isWholeNumber,
+  MAX_KEY_LENGTH,
+  parseServerId,
+} from './rules.js';
 import { planSeed, type ServerPlan } from './seed.js';
+import { describe as shown } from './seed-check.js';
 import type { Seed, ServerSeed } from './seed-types.js';
 import { Tenant } from './tenant.js';
 
@@ -44,6 +52,7 @@ export class Store {
   }
 
   requireTenant(serverId: number): Tenant {
+    checkServerIdType(serverId);
     const tenant = this.tenants.get(serverId);
     if (!tenant) throw new UnknownServerError(serverId);
     return tenant;
@@ -72,10 +81,18 @@ export class Store {
     return plans.map((plan) => this.apply(plan));
   }
 
+  /** Checks every option before anything changes: a refused server is not added. */
   addServer(options: { serverId?: number; key?: string; maxContacts?: number } = {}): Credentials {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      throw new InvalidOptionError(
+        'addServer options must be an object { serverId?, key?, maxContacts? }',
+      );
+    }
     const serverId = options.serverId ?? this.freeServerId();
     if (!isServerId(serverId)) {
-      throw new InvalidOptionError(`serverId must be a 4- or 5-digit integer, got ${serverId}`);
+      throw new InvalidOptionError(
+        `serverId must be a 4- or 5-digit integer (1000 to 99999), got ${shown(serverId)}`,
+      );
     }
     if (this.tenants.has(serverId)) {
       throw new InvalidOptionError(
@@ -83,8 +100,10 @@ export class Store {
       );
     }
     const key = options.key ?? nanoid();
-    if (typeof key !== 'string' || key.length === 0) {
-      throw new InvalidOptionError('key must be a non-empty string');
+    if (!isServerKey(key)) {
+      throw new InvalidOptionError(
+        `key must be 1 to ${MAX_KEY_LENGTH} characters without control characters`,
+      );
     }
     const maxContacts = options.maxContacts ?? this.options.defaultMaxContacts;
     checkMaxContacts(maxContacts);
@@ -119,6 +138,7 @@ export class Store {
 
   /** One tenant back to its baseline, or gone if it was added after creation. */
   resetServer(serverId: number): void {
+    checkServerIdType(serverId);
     const snapshot = this.baseline.get(serverId);
     if (snapshot) {
       this.tenants.set(serverId, Tenant.restore(snapshot));
@@ -150,10 +170,17 @@ export class Store {
   }
 }
 
+/** A server id from TypeScript that is not even a number is a bad argument, not an unknown server. */
+function checkServerIdType(serverId: unknown): void {
+  if (typeof serverId !== 'number') {
+    throw new InvalidOptionError(`serverId must be a number, got ${shown(serverId)}`);
+  }
+}
+
 function checkMaxContacts(maxContacts: unknown): void {
   if (!isWholeNumber(maxContacts)) {
     throw new InvalidOptionError(
-      `maxContacts must be a whole number of 0 or more, got ${maxContacts}`,
+      `maxContacts must be a whole number from 0 to 2^53 - 1, got ${shown(maxContacts)}`,
     );
   }
 }

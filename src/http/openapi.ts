@@ -140,6 +140,9 @@ function adminOperation(route: Route) {
     tags: route.tags,
     security: [{}, { adminToken: [] }],
     parameters: parameters(route),
+    ...(route.body
+      ? { requestBody: { content: { 'application/json': { schema: route.body } } } }
+      : {}),
     responses: {
       [route.status]: {
         description: 'Success.',

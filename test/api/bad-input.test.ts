@@ -68,6 +68,47 @@ const cases: BadRequest[] = [
     message: /given twice/,
   },
   {
+    name: 'the same property given twice',
+    payload: '{"emailAddress":"new@example.com","emailAddress":"b@example.com"}',
+    status: 400,
+    message:
+      "The request body is not valid JSON: the name 'emailAddress' is given twice in one object.",
+  },
+  {
+    name: 'the same property twice in a custom field, once escaped',
+    payload: '{"emailAddress":"new@example.com","customFields":[{"Name":"City","\\u004eame":"X"}]}',
+    status: 400,
+    message: "The request body is not valid JSON: the name 'Name' is given twice in one object.",
+  },
+  {
+    name: 'bytes that are not UTF-8 inside a string',
+    payload: Buffer.concat([
+      Buffer.from('{"emailAddress":"new@example.com","firstName":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]),
+    status: 400,
+    message: 'The request body is not valid JSON: the bytes are not valid UTF-8 text.',
+  },
+  {
+    name: 'a lone surrogate encoded as UTF-8 (CESU)',
+    payload: Buffer.concat([
+      Buffer.from('{"emailAddress":"new@example.com","firstName":"'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('"}'),
+    ]),
+    status: 400,
+    message: 'The request body is not valid JSON: the bytes are not valid UTF-8 text.',
+  },
+  {
+    name: 'Latin-1 bytes sent as JSON',
+    url: UNSUBSCRIBE,
+    method: 'POST',
+    payload: Buffer.from('{"emailAddress":"jos\xe9@example.com"}', 'latin1'),
+    status: 400,
+    message: 'The request body is not valid JSON: the bytes are not valid UTF-8 text.',
+  },
+  {
     name: '__proto__ as a JSON key',
     payload: '{"emailAddress":"new@example.com","__proto__":{"x":1}}',
     status: 400,
@@ -169,6 +210,53 @@ describe('bad input never crashes, never gets a 500, and changes nothing', () =>
     if (typeof bad.message === 'string') expect(message).toBe(bad.message);
     else expect(message).toMatch(bad.message);
     expect(fake.exportState()).toEqual(before);
+  });
+
+  it('a UTF-8 byte order mark before the JSON is skipped, as .NET readers do', async () => {
+    const response = await fake.inject({
+      method: 'PUT',
+      url: ADD,
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      payload: Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('{"emailAddress":"bom@example.com"}'),
+      ]),
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('the same name in two different objects is not a repeat', async () => {
+    const response = await fake.inject({
+      method: 'PUT',
+      url: ADD,
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      payload:
+        '{"emailAddress":"two@example.com","customFields":[{"Name":"City","Value":"A"},{"Name":"FirstName","Value":"B"}]}',
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('bad bytes and repeated names get the XML envelope when XML is asked for', async () => {
+    for (const payload of [
+      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+      '{"emailAddress":"a@b.com","emailAddress":"a@b.com"}',
+    ]) {
+      const response = await fake.inject({
+        method: 'PUT',
+        url: ADD,
+        headers: {
+          authorization: AUTH,
+          'content-type': 'application/json',
+          accept: 'application/xml',
+        },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toMatch(/xml/);
+      expect(response.body).toMatch(
+        /^<\?xml[^>]*\?><Error><Message>The request body is not valid JSON: /,
+      );
+    }
   });
 
   it('a malformed URL is a 400 in the error envelope', async () => {

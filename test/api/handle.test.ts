@@ -95,7 +95,13 @@ describe('addServer', () => {
     [{ serverId: 1234 }, 'already exists'],
     [{ serverId: 123 }, '4- or 5-digit'],
     [{ serverId: 100000 }, '4- or 5-digit'],
-    [{ key: '' }, 'non-empty'],
+    [{ key: '' }, 'key must be 1 to 200 characters without control characters'],
+    [{ key: 'x'.repeat(201) }, 'key must be 1 to 200'],
+    [{ key: 'tab\there' }, 'key must be 1 to 200'],
+    [{ key: 42 as unknown as string }, 'key must be 1 to 200'],
+    [{ maxContacts: 2 ** 53 }, 'maxContacts must be a whole number from 0 to 2^53 - 1'],
+    [{ serverId: '1234' as unknown as number }, 'got the string "1234"'],
+    [5 as unknown as object, 'addServer options must be an object'],
     [{ maxContacts: -1 }, 'whole number'],
   ])('%j -> InvalidOptionError', (options, message) => {
     const before = fake.exportState();

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,4 +85,42 @@ describe('the stateFile option', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(readdirSync(folder)).toEqual(['state.json']);
   });
+
+  it('temporary files of killed saves are removed at start and by the next save; live ones kept', async () => {
+    const folder = dir();
+    const file = join(folder, 'state.json');
+    const dead = await deadPid();
+    const live = process.ppid;
+    const stale = [
+      `state.json.${dead}.tmp`,
+      `state.json.${dead}.1763900000000.tmp`, // the name earlier versions used
+      `state.json.${process.pid}.tmp`, // this process writes synchronously: none is in flight
+      `state.json.${live}.tmp`, // made old below
+    ];
+    const kept = [
+      `state.json.${live}.1.tmp`, // another live process writing right now
+      'state.json.tmp',
+      'state.json.abc.tmp',
+      'other.json.12345.tmp',
+      `state.json.${dead}.tmp.bak`,
+    ];
+    for (const name of [...stale, ...kept]) writeFileSync(join(folder, name), '{"torn":');
+    // Older than any save takes: its pid was reused by a live process.
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    utimesSync(join(folder, stale[3]!), old, old);
+
+    await using fake = await createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+    expect(readdirSync(folder).sort()).toEqual([...kept].sort());
+
+    writeFileSync(join(folder, `state.json.${dead}.tmp`), '{"torn":');
+    fake.saveState();
+    expect(readdirSync(folder).sort()).toEqual([...kept, 'state.json'].sort());
+  });
 });
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid!;
+}

@@ -16,6 +16,8 @@ describe('parseFaultRule', () => {
     [{ kind: 'delay', delayMs: 0 }],
     [{ kind: 'status', status: 429, probability: 0.5, seed: 7 }],
     [{ kind: 'malformed', durationMs: 1000, match: { method: 'get', serverId: 1234 } }],
+    [{ kind: 'reset', durationMs: 2 ** 31 - 1, times: Number.MAX_SAFE_INTEGER }],
+    [{ kind: 'delay', delayMs: 600_000, durationMs: 1 }],
   ])('accepts %j', (rule) => {
     expect(() => parseFaultRule(rule)).not.toThrow();
   });
@@ -29,10 +31,22 @@ describe('parseFaultRule', () => {
     [{}, 'kind must be one of unavailable, no-response, reset, delay, status, malformed'],
     [{ kind: 'explode' }, 'kind must be one of'],
     [{ kind: 'reset', extra: 1 }, 'extra is not a rule field'],
-    [{ kind: 'reset', times: 0 }, 'times must be a whole number of 1 or more'],
+    [{ kind: 'reset', times: 0 }, 'times must be a whole number from 1 to 2^53 - 1; got number 0'],
     [{ kind: 'reset', times: 1.5 }, 'times must be'],
     [{ kind: 'reset', durationMs: -5 }, 'durationMs must be'],
     [{ kind: 'reset', durationMs: Number.POSITIVE_INFINITY }, 'durationMs must be'],
+    [
+      { kind: 'reset', durationMs: 1e20 },
+      'durationMs must be a whole number of milliseconds from 1 to 2147483647 (about 24.8 days); got number 100000000000000000000.',
+    ],
+    [{ kind: 'reset', durationMs: 2 ** 31 }, 'durationMs must be'],
+    [{ kind: 'reset', durationMs: 0 }, 'durationMs must be'],
+    [{ kind: 'reset', durationMs: 0.5 }, 'durationMs must be'],
+    [{ kind: 'reset', durationMs: '1000' }, 'got the string "1000"'],
+    [{ kind: 'reset', times: 2 ** 53 }, 'times must be'],
+    [{ kind: 'reset', probability: Number.NaN }, 'probability must be'],
+    [{ kind: 'reset', seed: 2 ** 53 }, 'seed must be a whole number'],
+    [{ kind: 'delay', delayMs: 600_001 }, 'kind "delay" needs delayMs'],
     [{ kind: 'reset', probability: 1.5 }, 'probability must be a number from 0 to 1'],
     [{ kind: 'reset', probability: '0.5' }, 'probability must be'],
     [{ kind: 'reset', seed: 'abc' }, 'seed must be a whole number'],
@@ -50,6 +64,13 @@ describe('parseFaultRule', () => {
   ])('rejects %j: %s', (rule, message) => {
     expect(() => parseFaultRule(rule)).toThrow(FaultRuleError);
     expect(() => parseFaultRule(rule)).toThrow(message);
+  });
+});
+
+describe('parseFaultRule from TypeScript', () => {
+  it('describes a BigInt without throwing something else', () => {
+    expect(() => parseFaultRule({ kind: 10n })).toThrow(FaultRuleError);
+    expect(() => parseFaultRule({ kind: 'reset', times: 10n })).toThrow('got bigint 10');
   });
 });
 

@@ -1,6 +1,7 @@
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
+import { parseJsonBody } from '../json-body.js';
 
 type Payload = RequestPayload;
 
@@ -12,15 +13,18 @@ declare module 'fastify' {
 }
 
 /**
- * JSON bodies are parsed by fastify's own parser, as before; this keeps the bytes it read, so the
+ * JSON bodies are parsed by {@link parseJsonBody}; this also keeps the bytes it read, so the
  * journal can show a body that did not parse, and bytes that were not text.
  */
 export function keepJsonBodies(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     request.rawBody = body as Buffer;
-    parse(request, (body as Buffer).toString('utf8'), done);
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
 }
 

@@ -1,3 +1,4 @@
+import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../control/fault-rule.js';
 import { harFrame, toHarEntry } from '../../control/har.js';
 import { MAX_WAITS } from '../../control/journal.js';
 import type { Core } from '../../core.js';
@@ -7,6 +8,7 @@ import { INSPECTOR_PAGE } from '../inspector-page.js';
 import { jsonStream } from '../json-stream.js';
 import { JSON_TYPE } from '../negotiate.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
+import { controlBody, MAX_CONTACTS_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
 
 /**
  * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
@@ -135,6 +137,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     method: 'POST',
     path: `${ADMIN_PREFIX}/seed`,
     bodyLimit: SEED_BODY_LIMIT,
+    body: SEED_BODY,
     summary: 'Adds servers and data (a seed), atomically.',
     status: 200,
     handle: ({ core, request }) => core.seed(request.body as never),
@@ -144,20 +147,10 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'addServer',
     method: 'POST',
     path: `${ADMIN_PREFIX}/servers`,
+    body: SERVER_BODY,
     summary: 'Adds a tenant.',
     status: 201,
-    handle: ({ core, request }) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const unknown = Object.keys(body).find(
-        (key) => !['serverId', 'key', 'maxContacts'].includes(key),
-      );
-      if (unknown !== undefined) {
-        throw new ApiError('ADMIN_BAD_REQUEST', {
-          detail: `Unknown property '${unknown}'; use serverId, key, maxContacts.`,
-        });
-      }
-      return core.addServer(body);
-    },
+    handle: ({ core, request }) => core.addServer(controlBody(request.body, SERVER_BODY)),
   }),
   route({
     ...common,
@@ -185,12 +178,13 @@ export const ADMIN_ROUTES: readonly Route[] = [
     method: 'PUT',
     path: `${ADMIN_PREFIX}/servers/:serverId/max-contacts`,
     params: server,
+    body: MAX_CONTACTS_BODY,
     summary: 'Sets the contact cap.',
     status: 200,
     handle: ({ core, params: { serverId }, request }) => {
-      const body = request.body as { maxContacts?: unknown } | undefined;
-      core.setMaxContacts(serverId, body?.maxContacts as number);
-      return { serverId, maxContacts: body?.maxContacts };
+      const { maxContacts } = controlBody(request.body, MAX_CONTACTS_BODY);
+      core.setMaxContacts(serverId, maxContacts as number);
+      return { serverId, maxContacts };
     },
   }),
   route({
@@ -270,6 +264,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'addFault',
     method: 'POST',
     path: `${ADMIN_PREFIX}/faults`,
+    body: FAULT_RULE_SCHEMA,
     summary: 'Adds a fault rule.',
     status: 201,
     handle: ({ core, request }) => {
@@ -282,10 +277,11 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'maintenance',
     method: 'POST',
     path: `${ADMIN_PREFIX}/maintenance`,
+    body: MAINTENANCE_SCHEMA,
     summary: 'An outage of the whole public API.',
     status: 201,
     handle: ({ core, request }) => {
-      const { id } = core.maintenance((request.body ?? {}) as never);
+      const { id } = core.maintenance(request.body as never);
       return core.faults.list().find((fault) => fault.id === id);
     },
   }),

@@ -1,0 +1,80 @@
+import { ApiError } from '../../domain/errors.js';
+import { MAX_KEY_LENGTH } from '../../domain/rules.js';
+
+/**
+ * The bodies of the control routes that take small objects, as the route table documents them
+ * (and OpenAPI shows them); the core checks the values, which the handle shares.
+ */
+
+const MAX_CONTACTS_SCHEMA = {
+  type: 'integer',
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'The contact cap.',
+} as const;
+
+/** `POST /__admin/servers`. */
+export const SERVER_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    serverId: { type: 'integer', minimum: 1000, maximum: 99999, description: 'Free when missing.' },
+    key: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_KEY_LENGTH,
+      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+      description: 'Fresh when missing.',
+    },
+    maxContacts: MAX_CONTACTS_SCHEMA,
+  },
+} as const;
+/** `PUT /__admin/servers/{serverId}/max-contacts`. */
+export const MAX_CONTACTS_BODY = {
+  type: 'object',
+  required: ['maxContacts'],
+  additionalProperties: false,
+  properties: { maxContacts: MAX_CONTACTS_SCHEMA },
+} as const;
+/** `POST /__admin/seed`: the outline; the seed checks do the rest. */
+export const SEED_BODY = {
+  type: 'object',
+  required: ['servers'],
+  description: 'A seed, as seed.schema.json describes it (GET /__admin/state gives one).',
+  properties: {
+    $schema: { type: 'string' },
+    servers: { type: 'array', items: { type: 'object' } },
+  },
+} as const;
+
+/**
+ * A small control body: a JSON object (or none) with only the names its schema lists. The values
+ * are checked by the core, which the handle shares.
+ */
+export function controlBody(
+  body: unknown,
+  schema: {
+    readonly properties: Readonly<Record<string, unknown>>;
+    readonly required?: readonly string[];
+  },
+): Record<string, unknown> {
+  const names = Object.keys(schema.properties);
+  if (body === undefined || body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError('ADMIN_BAD_REQUEST', {
+      detail: `The body must be a JSON object with ${names.join(', ')}.`,
+    });
+  }
+  const given = body as Record<string, unknown>;
+  const unknown = Object.keys(given).find((name) => !names.includes(name));
+  if (unknown !== undefined) {
+    throw new ApiError('ADMIN_BAD_REQUEST', {
+      detail: `Unknown property '${unknown}'; use ${names.join(', ')}.`,
+    });
+  }
+  const missing = schema.required?.find((name) => given[name] === undefined);
+  if (missing !== undefined) {
+    throw new ApiError('ADMIN_BAD_REQUEST', { detail: `${missing} is required.` });
+  }
+  return given;
+}
