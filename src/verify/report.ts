@@ -4,7 +4,7 @@ import type { CheckResult, VerifyReport } from './verify.js';
 const MARK = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', error: 'ERROR' } as const;
 
 function detail(result: CheckResult): string[] {
-  const lines = [`      requires: ${result.requirement} (section ${result.section})`];
+  const lines = [`      requires: ${result.requirement}`, `      section:  ${result.section}`];
   for (const request of result.requests) lines.push(`      sent:     ${request}`);
   if (result.status === 'fail') {
     lines.push(`      wanted:   ${result.wanted ?? ''}`, `      got:      ${result.got}`);

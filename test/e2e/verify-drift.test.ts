@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
 import { verifyPlan, verifyService } from '../../src/index.js';
@@ -87,5 +88,30 @@ describe('verify drift suite', () => {
       `verify drift suite: caught ${rate} drifts (${new Set(DRIFTS.map((d) => d.requirement)).size} requirements), ${HARMLESS.length} harmless variations passed`,
     );
     expect(caught.length).toBe(DRIFTS.length);
+  });
+});
+
+describe('the requirements table of docs/fidelity.md', () => {
+  const doc = readFileSync(new URL('../../docs/fidelity.md', import.meta.url), 'utf8');
+  const rows = [...doc.matchAll(/^\| (R\d\d) \|.*\| `([\w.-]+)` \| (read-only|write) \|$/gm)].map(
+    ([, requirement, check, mode]) => ({ requirement: requirement!, check: check!, mode: mode! }),
+  );
+
+  it('names every check once, with its mode', () => {
+    expect(rows.map((row) => [row.check, row.mode])).toEqual(
+      verifyPlan(true).map((check) => [check.id, check.writes ? 'write' : 'read-only']),
+    );
+  });
+
+  it('has drifts for every requirement, each failing the check the table names for it', () => {
+    for (const row of rows) {
+      const drifts = DRIFTS.filter((drift) => drift.requirement === row.requirement);
+      expect(drifts.length, row.requirement).toBeGreaterThan(0);
+      for (const drift of drifts) expect(drift.caughtBy, drift.id).toContain(row.check);
+    }
+    expect(new Set(DRIFTS.map((drift) => drift.requirement))).toEqual(
+      new Set(rows.map((row) => row.requirement)),
+    );
+    expect(doc).toContain(`Catch rate: ${DRIFTS.length} of ${DRIFTS.length}.`);
   });
 });
