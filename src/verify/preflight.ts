@@ -55,6 +55,12 @@ function answerProblem(target: Target, answer: Answer): CouldNotRun | undefined 
       fix: '--base-url must be the API base, ending in the version segment: https://<host>/marketing/v1',
     };
   }
+  if (answer.status === 200 && /^text\/html\b/i.test(answer.contentType)) {
+    return {
+      problem: `GET ${target.baseUrl}/lists answered a web page (text/html): that base URL is not the API`,
+      fix: '--base-url must be the API base, ending in the version segment: https://<host>/marketing/v1',
+    };
+  }
   if ([502, 503, 504].includes(answer.status)) {
     return {
       problem: `GET ${target.baseUrl}/lists answered ${answer.status}: the service is unavailable`,

@@ -96,6 +96,23 @@ describe('verify: could not run (exit 3), said once with what to fix', () => {
     expect(junit.testsuites.testsuite.testcase.error['@_message']).toMatch(problem);
   });
 
+  it('a web page where the API should be: not the API', async () => {
+    const page: Drift = {
+      ...drift('lists.json-name-missing'),
+      answer: undefined,
+      request: () => ({
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: '<html></html>',
+      }),
+    };
+    const report = await through(page);
+    expect(report.exitCode).toBe(3);
+    expect(report.couldNotRun?.problem).toMatch(
+      /a web page \(text\/html\): that base URL is not the API/,
+    );
+  });
+
   it('an untrusted certificate: pass --ca', async () => {
     await using secure = await makeFake();
     const { baseUrl, ca } = await secure.listen();
@@ -105,6 +122,47 @@ describe('verify: could not run (exit 3), said once with what to fix', () => {
     expect(untrusted.couldNotRun?.fix).toMatch(/--ca/);
     const trusted = await verifyService({ baseUrl, ...account, ca });
     expect(trusted.exitCode).toBe(0);
+  });
+});
+
+describe('verify: an answer missing in the middle of a run is ERROR (could not run), not drift', () => {
+  it('a reset connection on one path: that check is ERROR, exit 3, JUnit <error>', async () => {
+    fake.reset();
+    fake.faults.add({ kind: 'reset', match: { method: 'GET', path: '/content' } });
+    try {
+      const report = await verifyService({
+        baseUrl: `${fakeUrl}/marketing/v1`,
+        ...account,
+        only: ['lists.json', 'content.json'],
+      });
+      expect(report.results.map((result) => [result.id, result.status])).toEqual([
+        ['lists.json', 'pass'],
+        ['content.json', 'error'],
+      ]);
+      expect(report.results[1]!.got).toMatch(/^cannot reach 127\.0\.0\.1:\d+: .*check --base-url/);
+      expect(report.exitCode).toBe(3);
+      expect(report.failed).toBe(0);
+      const junit = new XMLParser({ ignoreAttributes: false }).parse(reportJunit(report));
+      expect(junit.testsuites['@_errors']).toBe('1');
+      expect(junit.testsuites.testsuite.testcase[1].error).toBeDefined();
+    } finally {
+      fake.reset();
+    }
+  });
+
+  it('the service in maintenance (503): could not run, try later', async () => {
+    fake.reset();
+    fake.maintenance();
+    try {
+      const report = await verifyService({ baseUrl: `${fakeUrl}/marketing/v1`, ...account });
+      expect(report.exitCode).toBe(3);
+      expect(report.couldNotRun).toEqual({
+        problem: `GET ${fakeUrl}/marketing/v1/lists answered 503: the service is unavailable`,
+        fix: 'try again later (the description allows maintenance outages)',
+      });
+    } finally {
+      fake.reset();
+    }
   });
 });
 
