@@ -103,6 +103,15 @@ export function expectRefused(answer: Answer, what = '') {
   }
 }
 
+/** The JSON of an answer, or undefined when the body is not JSON (for finding, not judging). */
+export function tryJson(answer: Answer): unknown {
+  try {
+    return JSON.parse(answer.body);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The JSON of an answer; throws a mismatch when the body is not JSON. */
 export function jsonOf(answer: Answer, what = ''): unknown {
   try {

@@ -1,17 +1,9 @@
-import { type CheckTools, Skip } from './check-kit.js';
+import { type CheckTools, Skip, tryJson } from './check-kit.js';
 import type { Answer } from './http-client.js';
 
 /** What a check finds or makes for itself: each check calls these, nothing is shared. */
 
 const cut = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text);
-
-function parse(answer: Answer): unknown {
-  try {
-    return JSON.parse(answer.body);
-  } catch {
-    return undefined;
-  }
-}
 
 /** An integer id, also when a drifted service writes it as a string of digits. */
 function integerId(value: unknown): number | undefined {
@@ -29,7 +21,7 @@ export async function collection(
   path: string,
 ): Promise<{ answer: Answer; items: Record<string, unknown>[] }> {
   const answer = await tools.call({ method: 'GET', path, accept: 'application/json' });
-  const value = parse(answer);
+  const value = tryJson(answer);
   if (answer.status !== 200 || !Array.isArray(value)) {
     throw new Skip(
       `cannot read GET ${path}: it answered ${answer.status} ${cut(answer.body)} (the ${path.slice(1)}.json check judges that answer)`,
@@ -75,7 +67,7 @@ export async function theRunContact(
   if (answer.status >= 200 && answer.status < 300) {
     tools.made(`the contact ${tools.run.address} (contacts cannot be deleted through the API)`);
   }
-  const contactId = integerId((parse(answer) as { contactId?: unknown } | undefined)?.contactId);
+  const contactId = integerId((tryJson(answer) as { contactId?: unknown } | undefined)?.contactId);
   if (answer.status !== 200 || contactId === undefined) {
     throw new Skip(
       `could not make the run's contact: PUT ${path} answered ${answer.status} ${cut(answer.body)} (writes.add-creates judges that answer)`,
@@ -105,7 +97,7 @@ export async function createField(
   });
   if (answer.status < 200 || answer.status >= 300) return answer;
   const given = integerId(
-    (parse(answer) as { customFieldNameId?: unknown } | undefined)?.customFieldNameId,
+    (tryJson(answer) as { customFieldNameId?: unknown } | undefined)?.customFieldNameId,
   );
   tools.made(`the custom field ${name}${given === undefined ? '' : ` (id ${given})`}`, async () => {
     let id = given;
@@ -115,7 +107,7 @@ export async function createField(
         path: '/customfields',
         accept: 'application/json',
       });
-      const fields = parse(listed);
+      const fields = tryJson(listed);
       const field = Array.isArray(fields)
         ? (fields as { name?: unknown; customFieldNameId?: unknown }[]).find(
             (item) => item.name === name,

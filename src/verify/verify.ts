@@ -164,8 +164,14 @@ async function runCheck(
       result.got = error.message;
     } else {
       result.status = 'error';
-      const problem = transportProblem(options, error);
-      result.got = `${problem.problem}; ${problem.fix}`;
+      // No answer at all (a socket error or the time-out) is an outage; anything else is a bug.
+      const { code, message } = error as { code?: unknown; message?: string };
+      if (typeof code === 'string' || /^no answer within/.test(message ?? '')) {
+        const problem = transportProblem(options, error);
+        result.got = `${problem.problem}; ${problem.fix}`;
+      } else {
+        result.got = `the check itself failed: ${message ?? String(error)} (a bug of verify, please report it)`;
+      }
     }
   } finally {
     for (const { what, undo: undoIt } of undo.reverse()) {

@@ -1,4 +1,11 @@
-import { type Check, type CheckTools, expectStatus, jsonOf, Mismatch } from '../check-kit.js';
+import {
+  type Check,
+  type CheckTools,
+  expectStatus,
+  jsonOf,
+  Mismatch,
+  tryJson,
+} from '../check-kit.js';
 import type { Answer } from '../http-client.js';
 import { aListId, theRunContact } from '../needs.js';
 import { expectObject } from '../shapes.js';
@@ -43,11 +50,7 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       });
       if (answer.status < 300)
         tools.made(`the contact ${tools.run.address} (contacts cannot be deleted through the API)`);
-      const contactId = (
-        JSON.parse(answer.status < 300 && answer.body ? answer.body : '{}') as {
-          contactId?: unknown;
-        }
-      ).contactId;
+      const contactId = (tryJson(answer) as { contactId?: unknown } | undefined)?.contactId;
       if (Number.isInteger(contactId)) {
         tools.made(`the contact ${tools.run.address} on list ${listId}`, async () => {
           const removed = await tools.call({ method: 'DELETE', path: `${path}/${contactId}` });

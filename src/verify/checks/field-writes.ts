@@ -6,6 +6,7 @@ import {
   jsonOf,
   Mismatch,
   Skip,
+  tryJson,
 } from '../check-kit.js';
 import { createField } from '../needs.js';
 import { expectObject } from '../shapes.js';
@@ -19,7 +20,7 @@ async function aNewField(tools: CheckTools, name: string): Promise<number> {
   const answer = await createField(tools, name);
   const id =
     answer.status < 300
-      ? (jsonOf(answer) as { customFieldNameId?: unknown }).customFieldNameId
+      ? (tryJson(answer) as { customFieldNameId?: unknown } | undefined)?.customFieldNameId
       : undefined;
   if (!Number.isInteger(id)) {
     throw new Skip(
