@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
+import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
@@ -13,7 +14,6 @@ import { PACKAGE_VERSION } from './version.js';
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
 /** Bad flags, a bad seed, unreadable files: the user has something to fix. */
-const EXIT_USAGE = 2;
 /** A second signal within this long is the same stop request delivered twice. */
 const REPEAT_WINDOW_MS = 1000;
 
@@ -39,7 +39,8 @@ async function main(): Promise<void> {
       if (error instanceof UsageError || error instanceof FakeMarketingServerError) {
         fail(`${error.message}\nRun with ${command} --help for the options.`, EXIT_USAGE);
       }
-      fail((error as Error).message, 1);
+      // verify promises exit 3 for anything that kept it from judging; import keeps 1.
+      fail((error as Error).message, command === 'verify' ? EXIT_COULD_NOT_RUN : 1);
     }
     return;
   }
