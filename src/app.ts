@@ -8,7 +8,7 @@ import { authenticate } from './http/pipeline/auth.js';
 import { keepJsonBodies, limitBody } from './http/pipeline/body.js';
 import { dispatch } from './http/pipeline/dispatch.js';
 import { decideFaults } from './http/pipeline/faults.js';
-import { guardControlApi } from './http/pipeline/guard.js';
+import { guardControlApi, singleHost } from './http/pipeline/guard.js';
 import { journalHooks } from './http/pipeline/journal.js';
 import { resolveRoute } from './http/pipeline/route.js';
 import type { AppServices } from './http/route.js';
@@ -29,15 +29,16 @@ const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
  * Builds the fastify app of one fake from its core. Never listens. Every request goes through:
  *
  * 1. journal (http/pipeline/journal.ts): notes when a /marketing/ request arrives;
- * 2. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
- * 3. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
+ * 2. one Host (http/pipeline/guard.ts): two Host headers get 400, on every route (RFC 9112);
+ * 3. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
+ * 4. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
  *    parameters of the wrong kind;
- * 4. guard (http/pipeline/guard.ts): the control API's Host and Origin checks;
- * 5. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
- * 6. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
- * 7. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
- * 8. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
- * 9. journal (http/pipeline/journal.ts): records the exchange.
+ * 5. guard (http/pipeline/guard.ts): the control API's Origin, Sec-Fetch-Site and Host checks;
+ * 6. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
+ * 7. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
+ * 8. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
+ * 9. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
+ * 10. journal (http/pipeline/journal.ts): records the exchange.
  *
  * An error at any step is answered by http/send-error.ts.
  */
@@ -78,6 +79,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
 
   const journal = journalHooks(core);
   app.addHook('onRequest', journal.arrive);
+  app.addHook('onRequest', singleHost);
   app.addHook('onRequest', decideFaults(core, journal));
   app.addHook('onRequest', resolveRoute);
   app.addHook('onRequest', guardControlApi(core));
