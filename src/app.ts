@@ -1,5 +1,9 @@
 import basicAuth from '@fastify/basic-auth';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Core } from './core.js';
 import { ApiError } from './domain/errors.js';
 import { createNegotiator } from './http/negotiate.js';
@@ -42,9 +46,37 @@ const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
  *
  * An error at any step is answered by http/send-error.ts.
  */
+/**
+ * The logger options, with a request serializer that logs no secret: the URL and Host go through
+ * the redactor (a key in the query string, the inspector's `?token=`); headers are never logged.
+ */
+function withRedactedRequests(logger: AppOptions['logger'], core: Core): AppOptions['logger'] {
+  if (!logger) return logger;
+  const own = (logger === true ? {} : logger) as Exclude<
+    AppOptions['logger'],
+    boolean | undefined
+  > & {
+    serializers?: Record<string, unknown>;
+  };
+  const { redactor } = core;
+  return {
+    ...own,
+    serializers: {
+      ...own.serializers,
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactor.url(request.url),
+        host: redactor.url(request.host),
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  } as AppOptions['logger'];
+}
+
 export async function buildApp(core: Core, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger,
+    logger: withRedactedRequests(options.logger, core),
     bodyLimit: LARGEST_BODY,
     // The table answers HEAD with 405 like any method the service does not list.
     exposeHeadRoutes: false,

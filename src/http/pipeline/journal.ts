@@ -42,7 +42,7 @@ export interface JournalHooks {
 const NO_HEADERS: Headers = {};
 
 export function journalHooks(core: Core): JournalHooks {
-  const { journal, now } = core;
+  const { journal, now, redactor } = core;
   const record = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -51,23 +51,26 @@ export function journalHooks(core: Core): JournalHooks {
     responseBody: string | Buffer | undefined,
   ) => {
     request.journalPending = false;
-    journal.record({
-      arrived: request.arrived,
-      durationMs: reply.elapsedTime,
-      protocol: request.protocol,
-      method: request.method,
-      url: request.url,
-      query: request.query as Record<string, string | string[]>,
-      serverId: request.tenant?.serverId,
-      operation: request.operation?.operationId ?? operationOf(request),
-      format: responseTypeOf(request).format,
-      status,
-      fault: request.fault ?? undefined,
-      requestHeaders: request.headers,
-      requestBody: request.rawBody ?? undefined,
-      responseHeaders,
-      responseBody,
-    });
+    // Redacted before it is kept: no key or token is ever held by the journal.
+    journal.record(
+      redactor.record({
+        arrived: request.arrived,
+        durationMs: reply.elapsedTime,
+        protocol: request.protocol,
+        method: request.method,
+        url: request.url,
+        query: request.query as Record<string, string | string[]>,
+        serverId: request.tenant?.serverId,
+        operation: request.operation?.operationId ?? operationOf(request),
+        format: responseTypeOf(request).format,
+        status,
+        fault: request.fault ?? undefined,
+        requestHeaders: request.headers,
+        requestBody: request.rawBody ?? undefined,
+        responseHeaders,
+        responseBody,
+      }),
+    );
   };
   return {
     arrive(request, _reply, done) {
