@@ -19,7 +19,6 @@ FROM ${NODE_IMAGE}
 ARG VERSION=0.0.0
 LABEL org.opencontainers.image.title="fake-marketing-server" \
       org.opencontainers.image.description="An in-memory, faithful fake of an email platform's Marketing API" \
-      org.opencontainers.image.source="https://github.com/fake-marketing-server/fake-marketing-server" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="MIT"
 WORKDIR /app
@@ -28,7 +27,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/fixtures ./fixtures
 # Every interface, as a container must; without FMS_ADMIN_TOKEN the control API answers only
-# clients inside the container (or on the host with --network host). See the README, "Container".
+# clients inside the container (or on the host with --network host). See docs/container.md.
 ENV NODE_ENV=production \
     FMS_HOST=0.0.0.0 \
     FMS_PORT=8443 \

@@ -105,18 +105,23 @@ async function main(): Promise<void> {
     serverId,
     key: serverKey ?? '',
   }));
+  // Before the banner: a script that stops the sandbox as soon as it reads the banner must still
+  // get a clean stop.
+  stopCleanlyOnSignals(fake, config.stateFile !== undefined);
   process.stdout.write(
     `${banner({
       version: PACKAGE_VERSION,
       ...address,
+      host: config.host,
+      port: Number(new URL(address.url).port),
+      publicUrl: config.publicUrl,
+      localControlOnly: config.localControlOnly,
       caFile,
       adminToken: config.adminToken !== undefined,
       servers,
       stateFile: config.stateFile === undefined ? undefined : resolve(config.stateFile),
     })}\n`,
   );
-
-  stopCleanlyOnSignals(fake, config.stateFile !== undefined);
 }
 
 /**

@@ -45,6 +45,11 @@ export class Store {
     return Array.from(this.tenants.values(), (tenant) => tenant.key);
   }
 
+  /** True while the fake holds no server: no credentials can be right. */
+  get isEmpty(): boolean {
+    return this.tenants.size === 0;
+  }
+
   tenant(serverId: number): Tenant | undefined {
     return this.tenants.get(serverId);
   }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { AUTH, smallSeed } from '../helpers/fake.js';
+import { repositoryUrl } from '../helpers/package.js';
 import { send } from '../helpers/request.js';
 
 // .ci/run installs Docker, starts dockerd and builds this image (`npm run image`) before the tests.
@@ -87,7 +88,8 @@ describe.skipIf(problem !== undefined)(`the container image ${IMAGE}`, () => {
     expect(config.StopSignal).toBe('SIGTERM');
     expect(config.Labels['org.opencontainers.image.licenses']).toBe('MIT');
     expect(config.Labels['org.opencontainers.image.version']).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(config.Labels['org.opencontainers.image.source']).toMatch(/^https:\/\//);
+    // The same repository as package.json, or none: never an address that does not exist.
+    expect(config.Labels['org.opencontainers.image.source']).toBe(repositoryUrl());
     expect(config.Env).toEqual(
       expect.arrayContaining(['FMS_HOST=0.0.0.0', 'FMS_LOCAL_CONTROL_ONLY=true']),
     );
