@@ -33,7 +33,7 @@ const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
  * Builds the fastify app of one fake from its core. Never listens. Every request goes through:
  *
  * 1. journal (http/pipeline/journal.ts): notes when a /marketing/ request arrives;
- * 2. one Host (http/pipeline/guard.ts): two Host headers get 400, on every route (RFC 9112);
+ * 2. host (http/pipeline/guard.ts): two Host headers get 400, on every route (RFC 9112);
  * 3. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
  * 4. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
  *    parameters of the wrong kind;
@@ -42,7 +42,7 @@ const LARGEST_BODY = Math.max(...ROUTES.map((route) => route.bodyLimit));
  * 7. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
  * 8. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
  * 9. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
- * 10. journal (http/pipeline/journal.ts): records the exchange.
+ * 10. journal (http/pipeline/journal.ts): records the exchange, without secrets (control/redact.ts).
  *
  * An error at any step is answered by http/send-error.ts.
  */
