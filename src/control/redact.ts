@@ -64,11 +64,13 @@ function base64Cores(secret: string): string[] {
   return cores;
 }
 
-/** The ways a client plausibly sends a secret: as is, URL-, form-, JSON- or XML-escaped. */
+/** The ways a client plausibly sends a secret: as is, lower-cased, URL-, form-, JSON- or XML-escaped. */
 function escapedForms(secret: string): string[] {
   const url = encodeURIComponent(secret);
   return [
     secret,
+    // Header names arrive lower-cased.
+    secret.toLowerCase(),
     url,
     url.replace(/%20/g, '+'),
     url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../../src/index.js';
 import { basic, KEY, makeFake, OTHER_KEY, SERVER_ID, smallSeed } from '../helpers/fake.js';
 
-const TOKEN = 'admin-token-9f8e7d';
+const TOKEN = 'admin-Token-9f8E7d';
 /** A key added by seed after the fake was made, with characters that need escaping. */
 const LATE_ID = 4321;
 const LATE_KEY = 'late "key"/+&=<é> 42';
@@ -12,13 +12,14 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 const b64url = (text: string) => Buffer.from(text).toString('base64url');
 
 /**
- * True when `text` holds `secret` in any form a reader could turn back into it: as is, URL- or
- * JSON-escaped, or inside base64 (standard or URL-safe, at any alignment). Independent of the
- * redactor: it decodes every base64-looking run it finds.
+ * True when `text` holds `secret` in any form a reader could turn back into it: as is, lower-cased
+ * (header names), URL- or JSON-escaped, or inside base64 (standard or URL-safe, at any
+ * alignment). Independent of the redactor: it decodes every base64-looking run it finds.
  */
 function leaks(text: string, secret: string): boolean {
   const forms = [
     secret,
+    secret.toLowerCase(),
     encodeURIComponent(secret),
     encodeURIComponent(secret).replace(/%20/g, '+'),
     JSON.stringify(secret).slice(1, -1),
@@ -96,6 +97,9 @@ function places(secret: string, id: number): [string, Place][] {
           header('cookie', `session=1; apikey=${secret}; theme=dark`),
           header('user-agent', `client/1.0 (${secret})`),
         ]
+      : []),
+    ...(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(secret)
+      ? [['header name', { headers: { [`x-${secret}`]: '1' } }] as [string, Place]]
       : []),
     ['query string', { url: `/marketing/v1/lists?apikey=${url}&x=1` }],
     [
