@@ -1,5 +1,5 @@
 import { parseServerId } from '../domain/rules.js';
-import type { Headers, JournalRecord } from './journal.js';
+import type { Headers } from './journal.js';
 import { basicUsername } from './request-match.js';
 
 /** What a secret becomes wherever it was found. */
@@ -9,6 +9,13 @@ export const REDACTED = '<redacted>';
  * occurrence of a few letters would garble every entry (and defeat the journal's body filters).
  */
 export const MIN_SECRET_LENGTH = 6;
+
+/** What the journal records of a request besides its body: what may hold a secret. */
+export interface RecordedFacts {
+  readonly url: string;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  readonly requestHeaders: Headers;
+}
 
 /** Where the redactor learns the secrets: the live keys, and when they last changed. */
 export interface SecretSource {
@@ -159,25 +166,30 @@ export class Redactor {
     private readonly bodyLimit: number,
   ) {}
 
-  /** The record with every secret replaced by `<redacted>`; the same object when it holds none. */
-  record(record: JournalRecord): JournalRecord {
+  /**
+   * The request's facts (headers, URL, query) with every secret replaced by `<redacted>`; the
+   * same object when they hold none. Bodies go through {@link Redactor.body}.
+   */
+  record<T extends RecordedFacts>(record: T): T {
     const secrets = this.current();
     const requestHeaders = this.headers(record.requestHeaders, secrets);
     if (!secrets && requestHeaders === record.requestHeaders) return record;
     const url = secrets ? this.wire(record.url, secrets) : record.url;
     const query = secrets ? this.query(record.query, secrets) : record.query;
-    const requestBody = secrets ? this.body(record.requestBody, secrets) : record.requestBody;
-    const responseBody = secrets ? this.body(record.responseBody, secrets) : record.responseBody;
-    if (
-      requestHeaders === record.requestHeaders &&
-      url === record.url &&
-      query === record.query &&
-      requestBody === record.requestBody &&
-      responseBody === record.responseBody
-    ) {
+    if (requestHeaders === record.requestHeaders && url === record.url && query === record.query) {
       return record;
     }
-    return { ...record, requestHeaders, url, query, requestBody, responseBody };
+    return { ...record, requestHeaders, url, query };
+  }
+
+  /**
+   * A body (as received, or as sent: an answer can echo what the client sent) without secrets;
+   * the same one when it holds none. Only the part the journal keeps is scanned, and a secret's
+   * length more, for one cut in two.
+   */
+  body<B extends string | Buffer | undefined>(body: B): B {
+    const secrets = this.current();
+    return secrets ? this.bodyWith(body, secrets) : body;
   }
 
   /** A request URL (or any text as it came off the wire) without secrets: for logs. */
@@ -239,7 +251,7 @@ export class Redactor {
     return secrets.wire.any.test(value) ? replaceAll(value, secrets.wire) : value;
   }
 
-  private query(query: JournalRecord['query'], secrets: Compiled): JournalRecord['query'] {
+  private query(query: RecordedFacts['query'], secrets: Compiled): RecordedFacts['query'] {
     let copy: Record<string, string | string[]> | undefined;
     for (const name in query) {
       const value = query[name]!;
@@ -258,8 +270,7 @@ export class Redactor {
     return copy ?? query;
   }
 
-  /** Only the part the journal keeps is scanned (and a secret's length more, for one cut in two). */
-  private body<T extends string | Buffer | undefined>(body: T, secrets: Compiled): T {
+  private bodyWith<T extends string | Buffer | undefined>(body: T, secrets: Compiled): T {
     if (body === undefined || body.length === 0) return body;
     const end = this.bodyLimit + secrets.longest;
     if (typeof body === 'string') {

@@ -103,41 +103,40 @@ describe.each([
     expect(other.requestHeaders.authorization).toBe(REDACTED);
   });
 
-  it('redacts header names, query names and values, and both bodies', () => {
+  it('redacts header names, query names and values, and bodies either way', () => {
     const { redactor } = make();
     const redacted = redactor.record(
       record({
         requestHeaders: { [`x-${KEY.toLowerCase()}`]: ['a', KEY], 'x-other': '1' },
         query: { [KEY]: '1', list: ['a', `b${KEY}`] },
-        requestBody: Buffer.from(`{"a":"${KEY}"}`),
-        responseBody: `No contact has the email address '${KEY}'.`,
       }),
     );
     // Node lower-cases header names: the key is found in that form too.
     expect(redacted.requestHeaders).toEqual({ [`x-${REDACTED}`]: ['a', REDACTED], 'x-other': '1' });
     expect(redacted.query).toEqual({ [REDACTED]: '1', list: ['a', `b${REDACTED}`] });
-    expect(String(redacted.requestBody)).toBe(`{"a":"${REDACTED}"}`);
-    expect(redacted.responseBody).toBe(`No contact has the email address '${REDACTED}'.`);
+    expect(String(redactor.body(Buffer.from(`{"a":"${KEY}"}`)))).toBe(`{"a":"${REDACTED}"}`);
+    expect(redactor.body(`No contact has the email address '${KEY}'.`)).toBe(
+      `No contact has the email address '${REDACTED}'.`,
+    );
+    const clean = Buffer.from('{"a":1}');
+    expect(redactor.body(clean)).toBe(clean);
+    expect(redactor.body(undefined)).toBeUndefined();
   });
 
   it('scans only what the journal keeps, and a secret cut by the limit too', () => {
     const { redactor } = make(16);
     const late = Buffer.from(`${'x'.repeat(200)}${KEY}`);
-    expect(redactor.record(record({ requestBody: late })).requestBody).toBe(late);
+    expect(redactor.body(late)).toBe(late);
     const cut = Buffer.from(`${'x'.repeat(10)}${KEY}${'y'.repeat(100)}`);
-    const redacted = redactor.record(record({ requestBody: cut })).requestBody!;
-    expect(String(redacted)).toBe(`${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`);
+    expect(String(redactor.body(cut))).toBe(`${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`);
     const text = `${'x'.repeat(10)}${KEY}${'y'.repeat(100)}`;
-    expect(redactor.record(record({ responseBody: text })).responseBody).toBe(
-      `${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`,
-    );
+    expect(redactor.body(text)).toBe(`${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`);
   });
 
   it('keeps bytes that are not UTF-8 as they were around a secret', () => {
     const { redactor } = make();
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(KEY), Buffer.from([0x80])]);
-    const redacted = redactor.record(record({ requestBody: body })).requestBody!;
-    expect([...redacted]).toEqual([0xff, 0xfe, ...Buffer.from(REDACTED), 0x80]);
+    expect([...redactor.body(body)]).toEqual([0xff, 0xfe, ...Buffer.from(REDACTED), 0x80]);
   });
 });
 

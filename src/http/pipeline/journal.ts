@@ -66,9 +66,9 @@ export function journalHooks(core: Core): JournalHooks {
         status,
         fault: request.fault ?? undefined,
         requestHeaders: request.headers,
-        requestBody: request.rawBody ?? undefined,
+        requestBody: redactor.body(request.rawBody ?? undefined),
         responseHeaders,
-        responseBody,
+        responseBody: redactor.body(responseBody),
       }),
     );
   };
