@@ -1,5 +1,9 @@
 import basicAuth from '@fastify/basic-auth';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Core } from './core.js';
 import { ApiError } from './domain/errors.js';
 import { createNegotiator } from './http/negotiate.js';
@@ -8,7 +12,7 @@ import { authenticate } from './http/pipeline/auth.js';
 import { keepJsonBodies, limitBody } from './http/pipeline/body.js';
 import { dispatch } from './http/pipeline/dispatch.js';
 import { decideFaults } from './http/pipeline/faults.js';
-import { guardControlApi } from './http/pipeline/guard.js';
+import { guardControlApi, singleHost } from './http/pipeline/guard.js';
 import { journalHooks } from './http/pipeline/journal.js';
 import { resolveRoute } from './http/pipeline/route.js';
 import type { AppServices } from './http/route.js';
@@ -33,21 +37,50 @@ function unusedValidatorCompiler(): never {
  * Builds the fastify app of one fake from its core. Never listens. Every request goes through:
  *
  * 1. journal (http/pipeline/journal.ts): notes when a /marketing/ request arrives;
- * 2. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
- * 3. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
+ * 2. host (http/pipeline/guard.ts): two Host headers get 400, on every route (RFC 9112);
+ * 3. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
+ * 4. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
  *    parameters of the wrong kind;
- * 4. guard (http/pipeline/guard.ts): the control API's Host and Origin checks;
- * 5. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
- * 6. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
- * 7. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
- * 8. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
- * 9. journal (http/pipeline/journal.ts): records the exchange.
+ * 5. guard (http/pipeline/guard.ts): the control API's Origin, Sec-Fetch-Site and Host checks;
+ * 6. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
+ * 7. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
+ * 8. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
+ * 9. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
+ * 10. journal (http/pipeline/journal.ts): records the exchange, without secrets (control/redact.ts).
  *
  * An error at any step is answered by http/send-error.ts.
  */
+/**
+ * The logger options, with a request serializer that logs no secret: the URL and Host go through
+ * the redactor (a key in the query string, the inspector's `?token=`); headers are never logged.
+ */
+function withRedactedRequests(logger: AppOptions['logger'], core: Core): AppOptions['logger'] {
+  if (!logger) return logger;
+  const own = (logger === true ? {} : logger) as Exclude<
+    AppOptions['logger'],
+    boolean | undefined
+  > & {
+    serializers?: Record<string, unknown>;
+  };
+  const { redactor } = core;
+  return {
+    ...own,
+    serializers: {
+      ...own.serializers,
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactor.url(request.url),
+        host: redactor.url(request.host),
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  } as AppOptions['logger'];
+}
+
 export async function buildApp(core: Core, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger,
+    logger: withRedactedRequests(options.logger, core),
     bodyLimit: LARGEST_BODY,
     // The table answers HEAD with 405 like any method the service does not list.
     exposeHeadRoutes: false,
@@ -93,6 +126,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
 
   const journal = journalHooks(core);
   app.addHook('onRequest', journal.arrive);
+  app.addHook('onRequest', singleHost);
   app.addHook('onRequest', decideFaults(core, journal));
   app.addHook('onRequest', resolveRoute);
   app.addHook('onRequest', guardControlApi(core));

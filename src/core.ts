@@ -11,7 +11,8 @@ import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
 import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
-import { InvalidOptionError, StateError } from './domain/errors.js';
+import { Redactor } from './control/redact.js';
+import { FaultRuleError, InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
 import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
@@ -86,6 +87,8 @@ function wholeNumberOption(value: number | undefined, name: string, fallback: nu
 export class Core {
   readonly store: Store;
   readonly journal: Journal;
+  /** Takes every key and the admin token out of what the journal records, and of logged URLs. */
+  readonly redactor: Redactor;
   readonly pending = new PendingRequests();
   readonly faultSet: FaultSet;
   /** Fault rules: `add(rule)`, `list()`, `remove(id)`, `clear()`. */
@@ -142,6 +145,14 @@ export class Core {
     if (initial !== undefined) this.store.seed(loadSeed(initial));
     this.store.markBaseline();
     this.journal = new Journal(journalSize, journalBodyLimit);
+    const { store } = this;
+    this.redactor = new Redactor(
+      {
+        revision: () => store.keysRevision,
+        secrets: () => (adminToken === undefined ? store.keys() : [...store.keys(), adminToken]),
+      },
+      journalBodyLimit,
+    );
     const faultSet = new FaultSet(this.now, this.pending);
     this.faultSet = faultSet;
     this.faults = {

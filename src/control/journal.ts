@@ -11,7 +11,6 @@ import {
   nearestOf,
   type RequestFilter,
 } from './journal-filter.js';
-import { basicUsername } from './request-match.js';
 
 /** Header values as Node gives them: lower-case names, repeated headers as arrays. */
 export type Headers = Record<string, string | string[] | number | undefined>;
@@ -31,7 +30,10 @@ export interface RecordedBody {
   bodyTruncated?: boolean;
 }
 
-/** The request as the client sent it; `Authorization` keeps the Basic username only. */
+/**
+ * The request as the client sent it, without secrets (control/redact.ts): `Authorization` keeps
+ * the Basic username only, and every key and the admin token show as `<redacted>`.
+ */
 export interface RecordedRequest extends RecordedBody {
   headers: Record<string, string | string[]>;
 }
@@ -112,9 +114,6 @@ interface Waiter {
 
 /** The most waits for a request pending at once; past it, a wait is refused at once. */
 export const MAX_WAITS = 100;
-
-const REDACTED = '<redacted>';
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 /**
  * The last `capacity` exchanges, oldest first, in a fixed-size ring buffer whose bodies are cut at
@@ -284,13 +283,13 @@ function toEntry({ id, facts: record, requestBody, responseBody }: Slot): Journa
     status: record.status,
     format: record.format,
     durationMs: record.durationMs,
-    request: { headers: headersOf(record.requestHeaders, true), ...bodyOf(requestBody, true) },
+    request: { headers: headersOf(record.requestHeaders), ...bodyOf(requestBody, true) },
     response: {
       status: record.status,
       headers:
         typeof record.responseHeaders === 'string'
           ? parseHeaderBlock(record.responseHeaders)
-          : headersOf(record.responseHeaders, false),
+          : headersOf(record.responseHeaders),
       ...bodyOf(responseBody, false),
     },
   };
@@ -300,26 +299,13 @@ function toEntry({ id, facts: record, requestBody, responseBody }: Slot): Journa
   return entry;
 }
 
-function headersOf(headers: Headers, redact: boolean): Record<string, string | string[]> {
+function headersOf(headers: Headers): Record<string, string | string[]> {
   const copy: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    const text = typeof value === 'number' ? String(value) : value;
-    copy[name] = redact && SECRET_HEADERS.has(name) ? redactCredentials(text) : text;
+    copy[name] = typeof value === 'number' ? String(value) : value;
   }
   return copy;
-}
-
-/** `Basic <base64>` becomes `Basic 12345:<redacted>`: the username helps, the key never shows. */
-function redactCredentials(value: string | string[]): string | string[] {
-  if (Array.isArray(value)) return value.map((one) => redactCredentials(one) as string);
-  const space = value.indexOf(' ');
-  const scheme = space === -1 ? value : value.slice(0, space);
-  if (scheme.toLowerCase() !== 'basic') return space === -1 ? REDACTED : `${scheme} ${REDACTED}`;
-  const decoded = basicUsername(value);
-  // Only a plain username is shown: anything odd in it could be part of a key.
-  const username = decoded !== undefined && /^[\w.-]{1,64}$/.test(decoded) ? decoded : '';
-  return `${scheme} ${username ? `${username}:` : ''}${REDACTED}`;
 }
 
 /** `HTTP/1.1 200 OK\r\nname: value\r\n...` as `{ name: value }`, names lower-cased. */

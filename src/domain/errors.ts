@@ -17,6 +17,10 @@ export const API_ERRORS = {
   INVALID_BODY: { status: 400, message: '{detail}' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON: {detail}' },
   BAD_REQUEST: { status: 400, message: '{detail}' },
+  DUPLICATE_HOST: {
+    status: 400,
+    message: 'The request has more than one Host header; HTTP/1.1 (RFC 9112) allows exactly one.',
+  },
   UNAUTHORIZED: {
     status: 401,
     message: 'Invalid credentials: use Basic authentication with the server id and its key.',
@@ -87,7 +91,7 @@ export const API_ERRORS = {
   ORIGIN_NOT_ALLOWED: {
     status: 403,
     message:
-      'A control call that changes state from another origin ({origin}) is refused: the control API takes those only from its own pages and from clients that are not browsers.',
+      'A control call from another site or origin ({origin}) is refused, reads included: the control API takes calls only from its own pages and from clients that are not browsers.',
   },
   ADMIN_NOT_FOUND: { status: 404, message: '{detail}' },
   // Thrown by the handle (and answered by the control API with the same status).

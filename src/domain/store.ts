@@ -37,9 +37,20 @@ export class Store {
   private readonly tenants = new Map<number, Tenant>();
   private baseline = new Map<number, TenantSnapshot>();
   private readonly options: StoreOptions;
+  private keyRevision = 0;
 
   constructor(options: StoreOptions) {
     this.options = options;
+  }
+
+  /** Changes whenever a key may have: secrets derived from the keys are rebuilt when it does. */
+  get keysRevision(): number {
+    return this.keyRevision;
+  }
+
+  /** Every server's key, as it is now. */
+  keys(): string[] {
+    return Array.from(this.tenants.values(), (tenant) => tenant.key);
   }
 
   /** True while the fake holds no server: no credentials can be right. */
@@ -108,12 +119,14 @@ export class Store {
     const maxContacts = options.maxContacts ?? this.options.defaultMaxContacts;
     checkMaxContacts(maxContacts);
     this.tenants.set(serverId, new Tenant(serverId, key, maxContacts));
+    this.keyRevision += 1;
     return { serverId, key };
   }
 
   regenerateKey(serverId: number): string {
     const key = nanoid();
     this.requireTenant(serverId).key = key;
+    this.keyRevision += 1;
     return key;
   }
 
@@ -130,6 +143,7 @@ export class Store {
   }
 
   reset(): void {
+    this.keyRevision += 1;
     this.tenants.clear();
     for (const snapshot of this.baseline.values()) {
       this.tenants.set(snapshot.serverId, Tenant.restore(snapshot));
@@ -139,6 +153,7 @@ export class Store {
   /** One tenant back to its baseline, or gone if it was added after creation. */
   resetServer(serverId: number): void {
     checkServerIdType(serverId);
+    this.keyRevision += 1;
     const snapshot = this.baseline.get(serverId);
     if (snapshot) {
       this.tenants.set(serverId, Tenant.restore(snapshot));
@@ -159,6 +174,7 @@ export class Store {
     for (const contact of plan.contacts) tenant.insertContact(contact);
     for (const content of plan.content) tenant.insertContent(content);
     this.tenants.set(tenant.serverId, tenant);
+    this.keyRevision += 1;
     return { serverId: tenant.serverId, key: tenant.key };
   }
 

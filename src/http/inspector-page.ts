@@ -1,15 +1,12 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The inspector page served at /__admin/ui: one self-contained document (no framework, no CDN,
- * works offline) that drives the control API. Every value from the state is put in the page as
- * text, never as HTML: names in a seed can contain markup.
+ * works offline) that drives the control API, and the control API only. Every value from the
+ * state is put in the page as text, never as HTML: names in a seed can contain markup.
  */
-export const INSPECTOR_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>fake-marketing-server inspector</title>
-<style>
+
+const STYLE = `
   :root { font: 14px/1.4 system-ui, sans-serif; color: #1d2433; background: #f5f6f8; }
   body { margin: 0; }
   header { display: flex; gap: 1rem; align-items: center; padding: .75rem 1.25rem; background: #1d2433; color: #fff; }
@@ -37,60 +34,17 @@ export const INSPECTOR_PAGE = `<!doctype html>
   #exchange[hidden] { display: none; }
   #exchange pre { background: #f5f6f8; padding: .5rem; margin: .25rem 0; white-space: pre-wrap; word-break: break-all; max-height: 18rem; overflow: auto; }
   #exchange h3 { font-size: .85rem; margin: .25rem 0; }
-</style>
-</head>
-<body>
-<header>
-  <h1>fake-marketing-server inspector</h1>
-  <label>Server <select id="server"></select></label>
-  <button id="outage" type="button">Start maintenance</button>
-  <button id="clear-faults" type="button">Clear faults</button>
-  <button id="reset" type="button">Reset</button>
-</header>
-<main>
-  <section><h2>Lists</h2><table id="lists"></table></section>
-  <section><h2>Custom fields</h2><table id="fields"></table></section>
-  <section class="wide">
-    <h2>Contacts</h2>
-    <div class="filters">
-      <input id="search" type="search" placeholder="Email or field value">
-      <select id="status"><option value="">Any status</option><option>Active</option><option>Unsubscribed</option></select>
-      <select id="list-filter"><option value="">Any list</option></select>
-    </div>
-    <table id="contacts"></table>
-  </section>
-  <section><h2>Content</h2><table id="content"></table></section>
-  <section>
-    <h2>Faults</h2>
-    <form id="fault-form" class="filters">
-      <select id="fault-kind">
-        <option>unavailable</option><option>no-response</option><option>reset</option>
-        <option>delay</option><option>status</option><option>malformed</option>
-      </select>
-      <input id="fault-path" placeholder="Path glob, e.g. /lists/**" size="16">
-      <input id="fault-value" placeholder="status / delayMs" size="10">
-      <input id="fault-times" placeholder="times" size="5">
-      <button type="submit">Add fault</button>
-      <span id="fault-error" class="bad"></span>
-    </form>
-    <table id="faults"></table>
-  </section>
-  <section class="wide" id="journal-section">
-    <h2>Request journal <small>(live; click a row for the whole exchange)</small></h2>
-    <form id="journal-form" class="filters">
-      <input id="journal-filter" type="search" placeholder="Filter, as GET /__admin/requests takes it: operation=addToListByEmail&amp;status=4xx&amp;body={&quot;emailAddress&quot;:&quot;ann@example.com&quot;}">
-      <span id="journal-error" class="bad"></span>
-    </form>
-    <div id="exchange" hidden>
-      <div><h3 id="exchange-request-line"></h3><pre id="exchange-request-headers"></pre><pre id="exchange-request-body"></pre></div>
-      <div><h3 id="exchange-status-line"></h3><pre id="exchange-response-headers"></pre><pre id="exchange-response-body"></pre></div>
-    </div>
-    <table id="journal"></table>
-  </section>
-</main>
-<script>
+`;
+
+const SCRIPT = `
 'use strict';
 const token = new URLSearchParams(location.search).get('token');
+// Read once, then out of the address bar (and so out of history, bookmarks and screen shares).
+if (token !== null) {
+  const rest = new URLSearchParams(location.search);
+  rest.delete('token');
+  history.replaceState(null, '', location.pathname + (rest.size ? '?' + rest : '') + location.hash);
+}
 const auth = token ? { authorization: 'Bearer ' + token } : {};
 let state = { servers: [] };
 let faults = [];
@@ -182,8 +136,8 @@ function renderServer() {
   renderContent(server);
 }
 
-// Thumbnails come from the public API, which journals every call: fetch them only when the
-// server or its content changed, not on every refresh, so the journal shows the user's traffic.
+// Thumbnail URLs come from the control API: the page never calls the emulated API, so nothing it
+// does lands in the journal. Fetched only when the server or its content changed.
 let contentShown = '';
 async function renderContent(server) {
   const key = server.serverId + ':' + JSON.stringify(server.content ?? []);
@@ -191,10 +145,8 @@ async function renderContent(server) {
   contentShown = key;
   let thumbnails = {};
   try {
-    const response = await fetch('/marketing/v1/content', {
-      headers: { authorization: 'Basic ' + btoa(server.serverId + ':' + server.key), accept: 'application/json' },
-    });
-    if (response.ok) thumbnails = Object.fromEntries((await response.json()).map((item) => [item.id, item.thumbnailUrl]));
+    const content = await admin('GET', '/servers/' + server.serverId + '/content');
+    thumbnails = Object.fromEntries(content.map((item) => [item.id, item.thumbnailUrl]));
   } catch {}
   table('content', ['Id', 'Name', 'Updated', 'Thumbnail'], (server.content ?? []).map((item) => {
     if (!thumbnails[item.id]) return [item.id, item.name, item.updated, '-'];
@@ -336,7 +288,83 @@ refresh();
 pollJournal();
 setInterval(pollJournal, 1000);
 setInterval(refresh, 3000);
-</script>
+`;
+
+export const INSPECTOR_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fake-marketing-server inspector</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+  <h1>fake-marketing-server inspector</h1>
+  <label>Server <select id="server"></select></label>
+  <button id="outage" type="button">Start maintenance</button>
+  <button id="clear-faults" type="button">Clear faults</button>
+  <button id="reset" type="button">Reset</button>
+</header>
+<main>
+  <section><h2>Lists</h2><table id="lists"></table></section>
+  <section><h2>Custom fields</h2><table id="fields"></table></section>
+  <section class="wide">
+    <h2>Contacts</h2>
+    <div class="filters">
+      <input id="search" type="search" placeholder="Email or field value">
+      <select id="status"><option value="">Any status</option><option>Active</option><option>Unsubscribed</option></select>
+      <select id="list-filter"><option value="">Any list</option></select>
+    </div>
+    <table id="contacts"></table>
+  </section>
+  <section><h2>Content</h2><table id="content"></table></section>
+  <section>
+    <h2>Faults</h2>
+    <form id="fault-form" class="filters">
+      <select id="fault-kind">
+        <option>unavailable</option><option>no-response</option><option>reset</option>
+        <option>delay</option><option>status</option><option>malformed</option>
+      </select>
+      <input id="fault-path" placeholder="Path glob, e.g. /lists/**" size="16">
+      <input id="fault-value" placeholder="status / delayMs" size="10">
+      <input id="fault-times" placeholder="times" size="5">
+      <button type="submit">Add fault</button>
+      <span id="fault-error" class="bad"></span>
+    </form>
+    <table id="faults"></table>
+  </section>
+  <section class="wide" id="journal-section">
+    <h2>Request journal <small>(live; click a row for the whole exchange)</small></h2>
+    <form id="journal-form" class="filters">
+      <input id="journal-filter" type="search" placeholder="Filter, as GET /__admin/requests takes it: operation=addToListByEmail&amp;status=4xx&amp;body={&quot;emailAddress&quot;:&quot;ann@example.com&quot;}">
+      <span id="journal-error" class="bad"></span>
+    </form>
+    <div id="exchange" hidden>
+      <div><h3 id="exchange-request-line"></h3><pre id="exchange-request-headers"></pre><pre id="exchange-request-body"></pre></div>
+      <div><h3 id="exchange-status-line"></h3><pre id="exchange-response-headers"></pre><pre id="exchange-response-body"></pre></div>
+    </div>
+    <table id="journal"></table>
+  </section>
+</main>
+<script>${SCRIPT}</script>
 </body>
 </html>
 `;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The page's Content-Security-Policy: its own script and style (by hash, nothing else inline),
+ * calls and images from the fake itself, and no framing by any page (clickjacking).
+ */
+export const INSPECTOR_POLICY = [
+  "default-src 'none'",
+  `script-src ${sha256(SCRIPT)}`,
+  `style-src ${sha256(STYLE)}`,
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');

@@ -222,6 +222,37 @@ describe.each([
       expect(statusOf(second.text)).toBe(401);
     });
 
+    it.each([
+      ['the control API', '/__admin/state', ''],
+      ['a control route that does not exist', '/__admin/nothing', ''],
+      ['the inspector', '/__admin/ui', ''],
+      ['the emulated API', '/marketing/v1/lists', `Authorization: ${AUTH}\n`],
+      ['an unknown emulated route', '/marketing/v1/nothing', `Authorization: ${AUTH}\n`],
+      ['a thumbnail', '/thumbnails/x.png', ''],
+    ])(
+      'two Host headers get 400 on %s, whatever their order (RFC 9112)',
+      async (_name, path, extra) => {
+        for (const hosts of [
+          'Host: localhost\nHost: evil.example',
+          'host: evil.example\nHOST: localhost',
+        ]) {
+          const { text } = await exchange(
+            target,
+            raw(`GET ${path} HTTP/1.1\n${hosts}\n${extra}Connection: close\n\n`),
+          );
+          expect(statusOf(text), hosts).toBe(400);
+          expect(text).toContain('more than one Host header');
+          expect(text).not.toContain(KEY);
+        }
+        // One Host is fine, as before.
+        const { text } = await exchange(
+          target,
+          raw(`GET /__admin/health HTTP/1.1\nHost: localhost\nConnection: close\n\n`),
+        );
+        expect(statusOf(text)).toBe(200);
+      },
+    );
+
     it('request smuggling shapes are rejected: Content-Length with Transfer-Encoding, two Content-Lengths', async () => {
       const before = fake.exportState();
       const smuggled = 'GET /__admin/reset HTTP/1.1\nHost: x\n\n';

@@ -11,37 +11,71 @@ function hostnameOf(host: string): string {
   return colon === -1 ? host : host.slice(0, colon);
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD']);
-const FOREIGN_FETCH = new Set(['cross-site', 'same-site']);
+/** What a browser says of a request it sends on its own page's behalf (or a typed address). */
+const OWN_FETCH = new Set(['same-origin', 'none']);
 
 /**
- * The control API and the inspector answer only requests whose Host is allowed, and take calls that
- * change state only from their own origin or from clients that are not browsers: a page on any site
- * can send a body-less POST to 127.0.0.1 without a preflight, and must not wipe the sandbox. The
- * emulated API is left alone: real clients send any Host, and it sends no CORS headers.
+ * The foreign origin or `Sec-Fetch-Site` of a request a browser sent from another page, or
+ * undefined. Browsers send `Sec-Fetch-Site` on every request, `Origin` on most: either tells.
+ * `Sec-Fetch-Site` is compared in any case, as header values are not always sent as specified.
+ */
+function foreignSource(request: FastifyRequest, host: string): string | undefined {
+  const { origin } = request.headers;
+  if (
+    origin !== undefined &&
+    origin.toLowerCase() !== `${request.protocol}://${host}`.toLowerCase()
+  )
+    return origin;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && !OWN_FETCH.has(String(site).toLowerCase()))
+    return `Sec-Fetch-Site: ${site}`;
+  return undefined;
+}
+
+/**
+ * The control API and the inspector answer only requests whose Host is allowed, and take calls
+ * (reads included) only from their own origin or from clients that are not browsers: a page on
+ * any site can send a GET or a body-less POST to 127.0.0.1 without a preflight (an `<img>` is
+ * enough), and must neither wipe the sandbox nor make it work for it. The refusal comes before
+ * the route reads anything. Every control answer says `Cross-Origin-Resource-Policy:
+ * same-origin`, so no other page can embed one. The emulated API is left alone: real clients send
+ * any Host, and it sends no CORS headers.
  */
 export function guardControlApi(core: Core) {
   const { hosts } = core;
   return function guardControlApi(
     request: FastifyRequest,
-    _reply: FastifyReply,
+    reply: FastifyReply,
     done: HookHandlerDoneFunction,
   ) {
     if (!isControlApi(request.url)) return done();
+    reply.header('cross-origin-resource-policy', 'same-origin');
     const host = request.headers.host ?? '';
+    const foreign = foreignSource(request, host);
+    if (foreign !== undefined) return done(new ApiError('ORIGIN_NOT_ALLOWED', { origin: foreign }));
     if (!hosts.allows(hostnameOf(host))) return done(new ApiError('HOST_NOT_ALLOWED', { host }));
     if (core.localControlOnly && !isLoopbackPeer(request.socket.remoteAddress)) {
       return done(new ApiError('LOCAL_CONTROL_ONLY'));
     }
-    if (SAFE_METHODS.has(request.method)) return done();
-    const { origin } = request.headers;
-    const site = request.headers['sec-fetch-site'];
-    const own = `${request.protocol}://${host}`;
-    if ((origin !== undefined && origin !== own) || FOREIGN_FETCH.has(String(site))) {
-      return done(
-        new ApiError('ORIGIN_NOT_ALLOWED', { origin: origin ?? `Sec-Fetch-Site: ${site}` }),
-      );
-    }
     done();
   };
+}
+
+/**
+ * RFC 9112 (3.2): a request with more than one Host header is answered 400, on every route. Node
+ * keeps the first and drops the others from `headers`, so a proxy and the fake could each read
+ * another host; the raw header list still has them all.
+ */
+export function singleHost(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+) {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts += 1;
+  }
+  done(hosts > 1 ? new ApiError('DUPLICATE_HOST') : undefined);
 }

@@ -42,7 +42,7 @@ export interface JournalHooks {
 const NO_HEADERS: Headers = {};
 
 export function journalHooks(core: Core): JournalHooks {
-  const { journal, now } = core;
+  const { journal, now, redactor } = core;
   const record = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -51,8 +51,9 @@ export function journalHooks(core: Core): JournalHooks {
     responseBody: string | Buffer | undefined,
   ) => {
     request.journalPending = false;
+    // Redacted before it is kept: no key or token is ever held by the journal.
     journal.record(
-      {
+      redactor.record({
         arrived: request.arrived,
         durationMs: reply.elapsedTime,
         protocol: request.protocol,
@@ -66,9 +67,9 @@ export function journalHooks(core: Core): JournalHooks {
         fault: request.fault ?? undefined,
         requestHeaders: request.headers,
         responseHeaders,
-      },
-      request.rawBody ?? undefined,
-      responseBody,
+      }),
+      redactor.body(request.rawBody ?? undefined),
+      redactor.body(responseBody),
     );
   };
   return {

@@ -4,11 +4,13 @@ import { MAX_WAITS } from '../../control/journal.js';
 import type { Core } from '../../core.js';
 import { ApiError, StateError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
-import { INSPECTOR_PAGE } from '../inspector-page.js';
+import { INSPECTOR_PAGE, INSPECTOR_POLICY } from '../inspector-page.js';
 import { jsonStream } from '../json-stream.js';
 import { JSON_TYPE } from '../negotiate.js';
+import { CONTENTS } from '../representations.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 import { controlBody, MAX_CONTACTS_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
+import { contentWithThumbnails } from './content.js';
 
 /**
  * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
@@ -19,9 +21,16 @@ const SEED_BODY_LIMIT = 64 * 1024 * 1024;
 /** Every other control body is a small object: a fault rule, a cap, a new server. */
 const CONTROL_BODY_LIMIT = 64 * 1024;
 
-/** The page's own inline script and style, and images (thumbnails) from the fake itself. */
-const INSPECTOR_POLICY =
-  "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'";
+/**
+ * The inspector's own headers: its policy (script and style by hash, no framing), no framing for
+ * older browsers either, and no Referer from anything it loads (its address may hold ?token=).
+ */
+const INSPECTOR_HEADERS = {
+  'content-security-policy': INSPECTOR_POLICY,
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
 
 const DEFAULT_HTTP_WAIT_MS = 10_000;
 /** A long poll is bounded: proxies and clients give up on silent connections. */
@@ -72,7 +81,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
     // as ?token= (and its script then sends the header).
     page: true,
     handle: ({ reply }) => {
-      reply.header('content-security-policy', INSPECTOR_POLICY);
+      reply.headers(INSPECTOR_HEADERS);
       return new Rendered('text/html; charset=utf-8', INSPECTOR_PAGE);
     },
   }),
@@ -161,6 +170,25 @@ export const ADMIN_ROUTES: readonly Route[] = [
     summary: 'Resets one tenant.',
     status: 204,
     handle: ({ core, params }) => core.resetServer(params.serverId),
+  }),
+  route({
+    ...common,
+    operationId: 'serverContent',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/servers/:serverId/content`,
+    params: server,
+    summary:
+      "One tenant's content with thumbnail URLs, as GET /content answers it, without going through the emulated API (nothing is journaled).",
+    status: 200,
+    handle: ({ core, params, request, thumbnails }) =>
+      CONTENTS.json(
+        contentWithThumbnails(
+          core.store.requireTenant(params.serverId),
+          `${request.protocol}://${request.host}`,
+          thumbnails,
+          core.now(),
+        ),
+      ),
   }),
   route({
     ...common,

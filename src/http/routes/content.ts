@@ -1,8 +1,9 @@
 import { ApiError } from '../../domain/errors.js';
+import type { Tenant } from '../../domain/tenant.js';
 import { API_PREFIX, THUMBNAILS_PREFIX } from '../../paths.js';
 import { CONTENTS, type ContentView } from '../representations.js';
 import { API_BODY_LIMIT, Rendered, type Route, route, TEXT } from '../route.js';
-import { THUMBNAIL_LIFETIME_MS, THUMBNAIL_PNG } from '../thumbnails.js';
+import { THUMBNAIL_LIFETIME_MS, THUMBNAIL_PNG, type ThumbnailSigner } from '../thumbnails.js';
 
 /** GET /content, whose every call mints thumbnail URLs that work for an hour, and the thumbnails. */
 export const CONTENT_ROUTES: readonly Route[] = [
@@ -16,18 +17,13 @@ export const CONTENT_ROUTES: readonly Route[] = [
     summary: 'Email content, with thumbnail URLs valid for an hour.',
     status: 200,
     representation: CONTENTS,
-    handle: ({ request, tenant, thumbnails, core }) => {
-      const expires = core.now() + THUMBNAIL_LIFETIME_MS;
-      const origin = `${request.protocol}://${request.host}`;
-      return Array.from(tenant.content.values(), (item): ContentView => {
-        const token = thumbnails.token({ serverId: tenant.serverId, contentId: item.id, expires });
-        return {
-          ...item,
-          thumbnailUrl: `${origin}${THUMBNAILS_PREFIX}/${token}.png`,
-          thumbnailExpiration: expires,
-        };
-      });
-    },
+    handle: ({ request, tenant, thumbnails, core }) =>
+      contentWithThumbnails(
+        tenant,
+        `${request.protocol}://${request.host}`,
+        thumbnails,
+        core.now(),
+      ),
   }),
   route({
     operationId: 'getThumbnail',
@@ -55,3 +51,24 @@ export const CONTENT_ROUTES: readonly Route[] = [
     },
   }),
 ];
+
+/**
+ * A tenant's content with freshly minted thumbnail URLs on `origin`: what GET /content answers,
+ * and what the inspector reads through the control API.
+ */
+export function contentWithThumbnails(
+  tenant: Tenant,
+  origin: string,
+  thumbnails: ThumbnailSigner,
+  now: number,
+): ContentView[] {
+  const expires = now + THUMBNAIL_LIFETIME_MS;
+  return Array.from(tenant.content.values(), (item): ContentView => {
+    const token = thumbnails.token({ serverId: tenant.serverId, contentId: item.id, expires });
+    return {
+      ...item,
+      thumbnailUrl: `${origin}${THUMBNAILS_PREFIX}/${token}.png`,
+      thumbnailExpiration: expires,
+    };
+  });
+}

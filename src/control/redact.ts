@@ -1,0 +1,182 @@
+import { parseServerId } from '../domain/rules.js';
+import type { Headers } from './journal.js';
+import { basicUsername } from './request-match.js';
+import { type Compiled, compileSecrets, REDACTED, replaceAll } from './secret-forms.js';
+
+export { MIN_SECRET_LENGTH, REDACTED } from './secret-forms.js';
+
+/** What the journal records of a request besides its body: what may hold a secret. */
+export interface RecordedFacts {
+  readonly url: string;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  readonly requestHeaders: Headers;
+}
+
+/** Where the redactor learns the secrets: the live keys, and when they last changed. */
+export interface SecretSource {
+  /** Changes whenever a key may have (seed, addServer, regenerateKey, reset). */
+  revision(): number;
+  /** Every key of the store, and the admin token. */
+  secrets(): Iterable<string>;
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/**
+ * Takes every known secret (the keys of all servers, live, and the admin token) out of what the
+ * journal records, when it records it: headers (names and values; `Authorization` keeps the
+ * Basic username only), the URL and query, and the bodies, in the forms a client would send them
+ * (as is, URL-, form-, JSON- or XML-escaped, inside base64). Nothing secret is kept, so no reader
+ * (journal, HAR, inspector, logs) can show one. The common case costs one regular-expression test
+ * per string; only a hit builds a copy.
+ */
+export class Redactor {
+  private compiled: Compiled | undefined;
+  private compiledAt = Number.NaN;
+  /** A client sends the same credentials on every call: the last one is redacted once. */
+  private lastCredentials = { value: '', redacted: '', at: Number.NaN };
+
+  constructor(
+    private readonly source: SecretSource,
+    /** Bytes of a body the journal keeps: a secret starting past them is never kept anyway. */
+    private readonly bodyLimit: number,
+  ) {}
+
+  /**
+   * The request's facts (headers, URL, query) with every secret replaced by `<redacted>`; the
+   * same object when they hold none. Bodies go through {@link Redactor.body}.
+   */
+  record<T extends RecordedFacts>(record: T): T {
+    const secrets = this.current();
+    const requestHeaders = this.headers(record.requestHeaders, secrets);
+    if (!secrets && requestHeaders === record.requestHeaders) return record;
+    const url = secrets ? this.wire(record.url, secrets) : record.url;
+    const query = secrets ? this.query(record.query, secrets) : record.query;
+    if (requestHeaders === record.requestHeaders && url === record.url && query === record.query) {
+      return record;
+    }
+    return { ...record, requestHeaders, url, query };
+  }
+
+  /**
+   * A body (as received, or as sent: an answer can echo what the client sent) without secrets;
+   * the same one when it holds none. Only the part the journal keeps is scanned, and a secret's
+   * length more, for one cut in two.
+   */
+  body<B extends string | Buffer | undefined>(body: B): B {
+    const secrets = this.current();
+    return secrets ? this.bodyWith(body, secrets) : body;
+  }
+
+  /** A request URL (or any text as it came off the wire) without secrets: for logs. */
+  url(url: string): string {
+    const secrets = this.current();
+    return secrets ? this.wire(url, secrets) : url;
+  }
+
+  private current(): Compiled | undefined {
+    const revision = this.source.revision();
+    if (revision !== this.compiledAt) {
+      this.compiled = compileSecrets(this.source.secrets());
+      this.compiledAt = revision;
+    }
+    return this.compiled;
+  }
+
+  private headers(headers: Headers, secrets: Compiled | undefined): Headers {
+    let copy: Headers | undefined;
+    for (const name in headers) {
+      const value = headers[name];
+      if (value === undefined || typeof value === 'number') continue;
+      let kept: string | string[] = value;
+      if (CREDENTIAL_HEADERS.has(name))
+        kept = mapValue(value, (one) => this.credentials(one, secrets));
+      else if (secrets) kept = mapValue(value, (one) => this.wire(one, secrets));
+      const keptName = secrets ? this.wire(name, secrets) : name;
+      if (kept === value && keptName === name) continue;
+      copy ??= { ...headers };
+      if (keptName !== name) delete copy[name];
+      copy[keptName] = kept;
+    }
+    return copy ?? headers;
+  }
+
+  /** `Basic <base64>` becomes `Basic 12345:<redacted>`; any other scheme `Bearer <redacted>`. */
+  private credentials(value: string, secrets: Compiled | undefined): string {
+    const last = this.lastCredentials;
+    if (last.value === value && last.at === this.compiledAt) return last.redacted;
+    const redacted = this.credentialsOf(value, secrets);
+    this.lastCredentials = { value, redacted, at: this.compiledAt };
+    return redacted;
+  }
+
+  private credentialsOf(value: string, secrets: Compiled | undefined): string {
+    const space = value.indexOf(' ');
+    const scheme = space === -1 ? value : value.slice(0, space);
+    if (scheme.toLowerCase() !== 'basic') return space === -1 ? REDACTED : `${scheme} ${REDACTED}`;
+    const decoded = basicUsername(value);
+    // Only a server id is shown: a client that swaps id and key sends the key first.
+    const shown =
+      decoded !== undefined &&
+      parseServerId(decoded) !== undefined &&
+      !secrets?.text.any.test(decoded);
+    return `${scheme} ${shown ? `${decoded}:` : ''}${REDACTED}`;
+  }
+
+  private wire(value: string, secrets: Compiled): string {
+    return secrets.wire.any.test(value) ? replaceAll(value, secrets.wire) : value;
+  }
+
+  private query(query: RecordedFacts['query'], secrets: Compiled): RecordedFacts['query'] {
+    let copy: Record<string, string | string[]> | undefined;
+    for (const name in query) {
+      const value = query[name]!;
+      const { any } = secrets.text;
+      if (
+        !any.test(name) &&
+        !(Array.isArray(value) ? value.some((one) => any.test(one)) : any.test(value))
+      )
+        continue;
+      copy ??= { ...query };
+      delete copy[name];
+      copy[replaceAll(name, secrets.text)] = mapValue(value, (one) =>
+        replaceAll(one, secrets.text),
+      );
+    }
+    return copy ?? query;
+  }
+
+  private bodyWith<T extends string | Buffer | undefined>(body: T, secrets: Compiled): T {
+    if (body === undefined || body.length === 0) return body;
+    const end = this.bodyLimit + secrets.longest;
+    let result: T;
+    let shrunk: boolean;
+    if (typeof body === 'string') {
+      const head = body.length > end ? body.slice(0, end) : body;
+      if (!secrets.text.any.test(head)) return body;
+      const redacted = replaceAll(head, secrets.text);
+      shrunk = head.length < body.length && redacted.length < head.length;
+      result = (redacted + body.slice(head.length)) as T;
+    } else {
+      const head = (body as Buffer).subarray(0, end);
+      const text = head.toString('latin1');
+      if (!secrets.wire.any.test(text)) return body;
+      const redacted = Buffer.from(replaceAll(text, secrets.wire), 'latin1');
+      shrunk = head.length < body.length && redacted.length < head.length;
+      result = (
+        head.length === body.length
+          ? redacted
+          : Buffer.concat([redacted, (body as Buffer).subarray(head.length)])
+      ) as T;
+    }
+    // A secret replaced by the shorter `<redacted>` pulls bytes that were never scanned into the
+    // part the journal keeps: scan again until nothing moves (each pass needs a fresh hit).
+    return shrunk ? this.bodyWith(result, secrets) : result;
+  }
+}
+
+function mapValue(value: string | string[], map: (one: string) => string): string | string[] {
+  if (!Array.isArray(value)) return map(value);
+  const mapped = value.map(map);
+  return mapped.every((one, index) => one === value[index]) ? value : mapped;
+}

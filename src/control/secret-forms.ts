@@ -1,0 +1,166 @@
+/**
+ * Every form of every secret, compiled once per change of the keys: the regular expressions (or,
+ * past a few dozen forms, the index) that find them, and the replacement that takes them out.
+ */
+
+/** What a secret becomes wherever it was found. */
+export const REDACTED = '<redacted>';
+/**
+ * Secrets shorter than this are left alone: such a key is guessable anyway, and replacing every
+ * occurrence of a few letters would garble every entry (and defeat the journal's body filters).
+ */
+export const MIN_SECRET_LENGTH = 6;
+/** Base64 (and base64url) characters; padding only ends a run. */
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+const BASE64_END = /[A-Za-z0-9+/_=-]/;
+
+/** The forms of every secret, in one domain of strings (wire bytes as latin1, or text). */
+export interface Patterns {
+  /** Any form, anywhere: the one test run on every string. */
+  readonly any: { test(value: string): boolean };
+  /** The same, global, to replace. */
+  readonly each: RegExp;
+  /** Forms found inside base64: the whole base64 run around them goes. */
+  readonly base64: ReadonlySet<string>;
+}
+
+export interface Compiled {
+  /** Strings as bytes arrive: header values, the URL, bodies read as latin1. */
+  readonly wire: Patterns;
+  /** Decoded strings: query values, the bodies the fake sends. */
+  readonly text: Patterns;
+  /** Longest form, in wire characters: how far past the kept body a secret can start. */
+  readonly longest: number;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+/**
+ * The parts of base64 that encode nothing but `secret`, at each of the three alignments it can
+ * have inside a longer value (`id:key`, `key:id`, the key alone): found in any base64 text that
+ * holds the secret, whatever surrounds it.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const core = encoded.slice(
+      Math.ceil((8 * offset) / 6),
+      Math.floor((8 * (offset + bytes.length)) / 6),
+    );
+    cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return cores;
+}
+
+/** The ways a client plausibly sends a secret: as is, lower-cased, URL-, form-, JSON- or XML-escaped. */
+function escapedForms(secret: string): string[] {
+  const url = encodeURIComponent(secret);
+  return [
+    secret,
+    // Header names arrive lower-cased.
+    secret.toLowerCase(),
+    url,
+    url.replace(/%20/g, '+'),
+    url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    JSON.stringify(secret).slice(1, -1),
+    secret
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;'),
+  ];
+}
+
+/**
+ * Up to this many forms, one regular expression tests a string fastest; past it (many servers),
+ * V8 tries every alternative at every position, and an index of the forms' first characters
+ * keeps the test linear in the string whatever the number of keys.
+ */
+const MAX_ALTERNATIVES = 48;
+
+function patterns(plain: Iterable<string>, base64: Iterable<string>): Patterns {
+  const forms = [...new Set([...plain, ...base64])].sort((a, b) => b.length - a.length);
+  const source = forms.map(escapeRegExp).join('|');
+  const each = new RegExp(source, 'g');
+  const any = forms.length <= MAX_ALTERNATIVES ? new RegExp(source) : new Anchors(forms);
+  return { any, each, base64: new Set(base64) };
+}
+
+/** Every form is at least this long (MIN_SECRET_LENGTH; a base64 core of one is longer). */
+const ANCHOR = MIN_SECRET_LENGTH;
+const BASE = 31;
+const TOP = BASE ** (ANCHOR - 1);
+
+/** A rolling hash of `ANCHOR` UTF-16 units, 32 bits. */
+function anchorHash(value: string, from: number): number {
+  let hash = 0;
+  for (let index = from; index < from + ANCHOR; index += 1) {
+    hash = (Math.imul(hash, BASE) + value.charCodeAt(index)) | 0;
+  }
+  return hash;
+}
+
+/** Forms indexed by a hash of their first characters: one pass over a string tests them all. */
+class Anchors {
+  private readonly byHash = new Map<number, string[]>();
+
+  constructor(forms: readonly string[]) {
+    for (const form of forms) {
+      const hash = anchorHash(form, 0);
+      const same = this.byHash.get(hash);
+      if (same) same.push(form);
+      else this.byHash.set(hash, [form]);
+    }
+  }
+
+  test(value: string): boolean {
+    if (value.length < ANCHOR) return false;
+    let hash = anchorHash(value, 0);
+    for (let start = 0; ; start += 1) {
+      const forms = this.byHash.get(hash);
+      if (forms?.some((form) => value.startsWith(form, start))) return true;
+      const next = start + ANCHOR;
+      if (next >= value.length) return false;
+      const out = Math.imul(value.charCodeAt(start), TOP);
+      hash = (Math.imul(hash - out, BASE) + value.charCodeAt(next)) | 0;
+    }
+  }
+}
+
+/** The forms of the secrets long enough to search for; undefined when there are none. */
+export function compileSecrets(source: Iterable<string>): Compiled | undefined {
+  const secrets = [...new Set(source)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  if (secrets.length === 0) return undefined;
+  const plain = secrets.flatMap(escapedForms);
+  const base64 = secrets.flatMap(base64Cores);
+  const text = patterns(plain, base64);
+  const wire = patterns(plain.map(asWire), base64);
+  const longest = Math.max(...[...plain.map(asWire), ...base64].map((form) => form.length));
+  return { wire, text, longest };
+}
+
+/**
+ * Every form replaced by `<redacted>`; a form found inside base64 takes the whole base64 run with
+ * it, as the characters around it encode parts of the secret too. Linear: one pass of the
+ * regular expression, and each run is widened by a scan.
+ */
+export function replaceAll(value: string, { each, base64 }: Patterns): string {
+  let result = '';
+  let copied = 0;
+  each.lastIndex = 0;
+  for (let match = each.exec(value); match !== null; match = each.exec(value)) {
+    let start = match.index;
+    let end = start + match[0].length;
+    if (base64.has(match[0])) {
+      while (start > copied && BASE64_CHAR.test(value[start - 1]!)) start -= 1;
+      while (end < value.length && BASE64_END.test(value[end]!)) end += 1;
+      each.lastIndex = end;
+    }
+    result += value.slice(copied, start) + REDACTED;
+    copied = end;
+  }
+  return result + value.slice(copied);
+}

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../src/control/journal.js';
+import { MIN_SECRET_LENGTH, REDACTED, Redactor } from '../../src/control/redact.js';
+
+const KEY = 'Secr3t-Key_0042';
+
+/** A redactor over a list of secrets the test can change, as the store's keys change. */
+function redactorOf(initial: string[], bodyLimit = 1024) {
+  const state = { secrets: initial, revision: 0 };
+  const redactor = new Redactor(
+    { revision: () => state.revision, secrets: () => state.secrets },
+    bodyLimit,
+  );
+  const change = (secrets: string[]) => {
+    state.secrets = secrets;
+    state.revision += 1;
+  };
+  return { redactor, change };
+}
+
+function record(parts: Partial<JournalRecord> = {}): JournalRecord {
+  return {
+    arrived: 0,
+    durationMs: 1,
+    protocol: 'http',
+    method: 'GET',
+    url: '/marketing/v1/lists',
+    query: {},
+    serverId: 1234,
+    operation: 'getLists',
+    format: 'json',
+    status: 200,
+    fault: undefined,
+    requestHeaders: { host: 'localhost', accept: 'application/json' },
+    responseHeaders: 'HTTP/1.1 200 OK\r\n',
+    ...parts,
+  };
+}
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+describe.each([
+  ['a few keys (one regular expression)', [] as string[]],
+  [
+    'many keys (the index of first characters)',
+    Array.from({ length: 60 }, (_, index) => `other-key-${String(index).padStart(4, '0')}`),
+  ],
+])('Redactor, %s', (_name, others) => {
+  const make = (bodyLimit?: number) => redactorOf([KEY, ...others], bodyLimit);
+
+  it('returns the very record when it holds no secret (recording allocates nothing)', () => {
+    const { redactor } = make();
+    const clean = record({ url: '/marketing/v1/lists?x=1', query: { x: '1' } });
+    expect(redactor.record(clean)).toBe(clean);
+    const body = Buffer.from('{"emailAddress":"a@example.com"}');
+    expect(redactor.body(body)).toBe(body);
+  });
+
+  it('finds a secret at the start, in the middle, at the end, and alone', () => {
+    const { redactor } = make();
+    for (const [value, expected] of [
+      [KEY, REDACTED],
+      [`${KEY}!`, `${REDACTED}!`],
+      [`x${KEY}`, `x${REDACTED}`],
+      [`a ${KEY} b ${KEY}`, `a ${REDACTED} b ${REDACTED}`],
+    ]) {
+      const redacted = redactor.record(record({ requestHeaders: { 'x-api-key': value } }));
+      expect(redacted.requestHeaders['x-api-key']).toBe(expected);
+    }
+    // Shorter than a secret, or a part of one: left alone.
+    const part = record({ requestHeaders: { 'x-a': KEY.slice(0, -1), 'x-b': 'k' } });
+    expect(redactor.record(part)).toBe(part);
+  });
+
+  it('takes the whole base64 run that holds a secret, and nothing around it', () => {
+    const { redactor } = make();
+    for (const prefix of ['', '1', '12', '1234:']) {
+      const run = b64(`${prefix}${KEY}`);
+      const redacted = redactor.record(
+        record({ requestHeaders: { 'x-token': `token=${run}; path=/` } }),
+      );
+      expect(redacted.requestHeaders['x-token'], prefix).toBe(`token=${REDACTED}; path=/`);
+    }
+    const url = Buffer.from(`1234:${KEY}??`).toString('base64url');
+    const redacted = redactor.record(record({ url: `/marketing/v1/lists?auth=${url}&x=1` }));
+    expect(redacted.url).toBe(`/marketing/v1/lists?auth=${REDACTED}&x=1`);
+  });
+
+  it('keeps the Basic username only when it is a server id without a secret', () => {
+    const { redactor } = make();
+    const basic = (pair: string) =>
+      redactor.record(record({ requestHeaders: { authorization: `Basic ${b64(pair)}` } }))
+        .requestHeaders.authorization;
+    expect(basic(`1234:${KEY}`)).toBe(`Basic 1234:${REDACTED}`);
+    expect(basic(`${KEY}:1234`)).toBe(`Basic ${REDACTED}`);
+    expect(basic('apikey:whatever')).toBe(`Basic ${REDACTED}`);
+    expect(basic('123:x')).toBe(`Basic ${REDACTED}`);
+    expect(basic('no colon')).toBe(`Basic ${REDACTED}`);
+    const other = redactor.record(
+      record({ requestHeaders: { 'proxy-authorization': `Digest ${KEY}`, authorization: 'x' } }),
+    );
+    expect(other.requestHeaders['proxy-authorization']).toBe(`Digest ${REDACTED}`);
+    expect(other.requestHeaders.authorization).toBe(REDACTED);
+  });
+
+  it('redacts header names, query names and values, and bodies either way', () => {
+    const { redactor } = make();
+    const redacted = redactor.record(
+      record({
+        requestHeaders: { [`x-${KEY.toLowerCase()}`]: ['a', KEY], 'x-other': '1' },
+        query: { [KEY]: '1', list: ['a', `b${KEY}`] },
+      }),
+    );
+    // Node lower-cases header names: the key is found in that form too.
+    expect(redacted.requestHeaders).toEqual({ [`x-${REDACTED}`]: ['a', REDACTED], 'x-other': '1' });
+    expect(redacted.query).toEqual({ [REDACTED]: '1', list: ['a', `b${REDACTED}`] });
+    expect(String(redactor.body(Buffer.from(`{"a":"${KEY}"}`)))).toBe(`{"a":"${REDACTED}"}`);
+    expect(redactor.body(`No contact has the email address '${KEY}'.`)).toBe(
+      `No contact has the email address '${REDACTED}'.`,
+    );
+    const clean = Buffer.from('{"a":1}');
+    expect(redactor.body(clean)).toBe(clean);
+    expect(redactor.body(undefined)).toBeUndefined();
+  });
+
+  it('scans only what the journal keeps, and a secret cut by the limit too', () => {
+    const { redactor } = make(16);
+    const late = Buffer.from(`${'x'.repeat(200)}${KEY}`);
+    expect(redactor.body(late)).toBe(late);
+    const cut = Buffer.from(`${'x'.repeat(10)}${KEY}${'y'.repeat(100)}`);
+    expect(String(redactor.body(cut))).toBe(`${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`);
+    const text = `${'x'.repeat(10)}${KEY}${'y'.repeat(100)}`;
+    expect(redactor.body(text)).toBe(`${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`);
+  });
+
+  it('keeps bytes that are not UTF-8 as they were around a secret', () => {
+    const { redactor } = make();
+    const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(KEY), Buffer.from([0x80])]);
+    expect([...redactor.body(body)]).toEqual([0xff, 0xfe, ...Buffer.from(REDACTED), 0x80]);
+  });
+});
+
+describe('Redactor and changing secrets', () => {
+  it('learns a new key when the revision changes, and forgets a removed one', () => {
+    const { redactor, change } = redactorOf([]);
+    const later = 'added-later-key';
+    const sent = record({ requestHeaders: { 'x-api-key': later } });
+    expect(redactor.record(sent)).toBe(sent);
+    change([later]);
+    expect(redactor.record(sent).requestHeaders['x-api-key']).toBe(REDACTED);
+    change([]);
+    expect(redactor.record(sent)).toBe(sent);
+  });
+
+  it('shows a cached Basic username again only while it is no secret', () => {
+    const { redactor, change } = redactorOf([]);
+    const header = { authorization: `Basic ${b64('123456:k')}` };
+    const withDigits = () =>
+      redactor.record(record({ requestHeaders: header })).requestHeaders.authorization;
+    // Six digits is no server id: never shown.
+    expect(withDigits()).toBe(`Basic ${REDACTED}`);
+    const id = { authorization: `Basic ${b64('98765:k')}` };
+    const shown = () =>
+      redactor.record(record({ requestHeaders: id })).requestHeaders.authorization;
+    expect(shown()).toBe(`Basic 98765:${REDACTED}`);
+    change(['98765']);
+    // Too short to be searched for: the rule is MIN_SECRET_LENGTH, whatever the place.
+    expect('98765'.length).toBeLessThan(MIN_SECRET_LENGTH);
+    expect(shown()).toBe(`Basic 98765:${REDACTED}`);
+  });
+
+  it('redacts URLs for logs', () => {
+    const { redactor } = redactorOf(['admin-token-1']);
+    expect(redactor.url('/__admin/ui?token=admin-token-1')).toBe(`/__admin/ui?token=${REDACTED}`);
+    expect(redactor.url('/__admin/state')).toBe('/__admin/state');
+    expect(redactorOf([]).redactor.url('/x?token=admin-token-1')).toBe('/x?token=admin-token-1');
+  });
+});
+
+describe('a body whose secrets shorten the kept part', () => {
+  it('scans again, so a secret past the first window never slides into the kept bytes', () => {
+    const limit = 200;
+    const { redactor } = redactorOf([KEY], limit);
+    // Fourteen keys fill the first window (limit + one key's length); replacing them pulls the
+    // fifteenth, which sat past that window, 70 bytes forward into the first `limit` bytes.
+    const body = `${KEY.repeat(14)}${'.'.repeat(5)}${KEY}${'.'.repeat(300)}`;
+    for (const form of [body, Buffer.from(body)]) {
+      const kept = redactor.body(form).toString().slice(0, limit);
+      expect(kept).not.toContain(KEY);
+      expect(kept).toContain(REDACTED);
+    }
+  });
+});
