@@ -12,7 +12,7 @@ import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
 import { Redactor } from './control/redact.js';
-import { FaultRuleError, InvalidOptionError, StateError } from './domain/errors.js';
+import { InvalidOptionError, StateError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
 import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
