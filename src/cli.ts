@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
+import { runRecordCommand } from './cli/record-command.js';
 import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
@@ -41,6 +42,22 @@ async function main(): Promise<void> {
       }
       fail((error as Error).message, 1);
     }
+    return;
+  }
+  if (command === 'record') {
+    let recorder: Awaited<ReturnType<typeof runRecordCommand>>;
+    try {
+      recorder = await runRecordCommand(rest);
+    } catch (error) {
+      if (error instanceof UsageError)
+        fail(`${error.message}\nRun with record --help for the options.`, EXIT_USAGE);
+      throw error;
+    }
+    if (recorder)
+      onStopSignal(
+        () => recorder.close(),
+        () => `Wrote ${recorder.entries} exchanges to ${recorder.out}\n`,
+      );
     return;
   }
   let config: ReturnType<typeof parseCommandLine>;
@@ -124,8 +141,19 @@ async function main(): Promise<void> {
  * there is one), free the port, exit 0.
  */
 function stopCleanlyOnSignals(fake: FakeMarketingServer, saveState: boolean): void {
+  onStopSignal(
+    () => fake.close(),
+    () => (saveState ? `State saved to ${fake.saveState()}\n` : ''),
+  );
+}
+
+/**
+ * On Ctrl+C or SIGTERM: `stop()` (finish what is in flight), print what `after()` says, exit 0.
+ * Shared by the sandbox and the recorder.
+ */
+function onStopSignal(stop: () => Promise<void>, after: () => string): void {
   let stoppingSince: number | undefined;
-  const stop = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (stoppingSince !== undefined) {
       // One Ctrl+C or `kill -- -PGID` can arrive twice: from the terminal or the kernel, and again
       // forwarded by a wrapper such as npm. Only a later signal means "stop now".
@@ -135,20 +163,15 @@ function stopCleanlyOnSignals(fake: FakeMarketingServer, saveState: boolean): vo
     }
     stoppingSince = Date.now();
     process.stdout.write(`\n${signal}: stopping (answering requests in flight)...\n`);
-    fake
-      .close()
-      .then(() => {
-        if (saveState) {
-          process.stdout.write(`State saved to ${fake.saveState()}\n`);
-        }
-      })
+    stop()
+      .then(() => process.stdout.write(after()))
       .then(
         () => process.exit(0),
         (error: unknown) => fail(`could not stop cleanly: ${(error as Error).message}`, 1),
       );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 main().catch((error: unknown) => fail((error as Error).stack ?? String(error), 1));

@@ -151,8 +151,8 @@ export class Journal {
     const slot: Slot = {
       id: this.lastId,
       record,
-      requestBody: this.keep(record.requestBody),
-      responseBody: this.keep(record.responseBody),
+      requestBody: keepBody(record.requestBody, this.bodyLimit),
+      responseBody: keepBody(record.responseBody, this.bodyLimit),
     };
     this.slots[this.next] = slot;
     this.next = (this.next + 1) % this.capacity;
@@ -218,25 +218,38 @@ export class Journal {
       if (waiter.filter.matches(entry)) waiter.resolve(entry);
     }
   }
+}
 
-  /**
-   * The body as it is kept: the reference itself when within the limit (recording allocates
-   * nothing for it), else a copy of its first bytes, so the journal never holds on to a large body
-   * through a view of it.
-   */
-  private keep(data: string | Buffer | undefined): Kept {
-    if (data === undefined || data.length === 0) return undefined;
-    const isText = typeof data === 'string';
-    // A string's length in bytes is at most three times its length in UTF-16 units.
-    if (isText ? data.length * 3 <= this.bodyLimit : data.length <= this.bodyLimit) return data;
-    const bytes = isText ? Buffer.from(data) : data;
-    if (bytes.length <= this.bodyLimit) return data;
-    return new CutBody(
-      Buffer.from(bytes.subarray(0, this.bodyLimit)),
-      bytes.length,
-      !isUtf8(bytes),
-    );
-  }
+/**
+ * The body as it is kept: the reference itself when within the limit (recording allocates
+ * nothing for it), else a copy of its first bytes, so the journal never holds on to a large body
+ * through a view of it.
+ */
+function keepBody(data: string | Buffer | undefined, bodyLimit: number): Kept {
+  if (data === undefined || data.length === 0) return undefined;
+  const isText = typeof data === 'string';
+  // A string's length in bytes is at most three times its length in UTF-16 units.
+  if (isText ? data.length * 3 <= bodyLimit : data.length <= bodyLimit) return data;
+  const bytes = isText ? Buffer.from(data) : data;
+  if (bytes.length <= bodyLimit) return data;
+  return new CutBody(Buffer.from(bytes.subarray(0, bodyLimit)), bytes.length, !isUtf8(bytes));
+}
+
+/**
+ * One exchange as the journal shows it, with the journal's redaction, for recorders outside the
+ * fake (the recording proxy): the same entry, and so the same HAR, as the journal's own.
+ */
+export function journalEntryOf(
+  id: number,
+  record: JournalRecord,
+  bodyLimit = Number.POSITIVE_INFINITY,
+): JournalEntry {
+  return toEntry({
+    id,
+    record,
+    requestBody: keepBody(record.requestBody, bodyLimit),
+    responseBody: keepBody(record.responseBody, bodyLimit),
+  });
 }
 
 function toEntry({ id, record, requestBody, responseBody }: Slot): JournalEntry {

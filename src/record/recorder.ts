@@ -1,0 +1,315 @@
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { toHarEntry } from '../control/har.js';
+import { journalEntryOf } from '../control/journal.js';
+import { startServer } from '../listen.js';
+import { API_PREFIX } from '../paths.js';
+import { HarFile } from './har-file.js';
+
+/** Options of {@link startRecorder}. */
+export interface RecorderOptions {
+  /** The service to record, e.g. `https://api.example.com` or `.../marketing/v1`. */
+  upstream: string;
+  /** The HAR file to write; an existing HAR is continued. */
+  out: string;
+  /** Default true: serve HTTPS with the generated localhost certificate. */
+  https?: boolean;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A PEM to trust for the upstream besides the system's (a private CA, a fake's certificate). */
+  ca?: string;
+  /** How long the upstream may take to answer; default 30 000 ms. */
+  upstreamTimeoutMs?: number;
+}
+
+/** A running recording proxy. */
+export interface Recorder {
+  /** `https://127.0.0.1:PORT` */
+  readonly url: string;
+  /** The base URL for clients: `url + '/marketing/v1'`. */
+  readonly baseUrl: string;
+  /** The PEM clients must trust (HTTPS with the generated certificate); undefined over HTTP. */
+  readonly ca: string | undefined;
+  /** The HAR file being written. */
+  readonly out: string;
+  /** Exchanges in the file so far (a continued file's included). */
+  readonly entries: number;
+  /** Stops accepting, lets exchanges in flight finish, writes the file: it is whole after this. */
+  close(): Promise<void>;
+}
+
+/** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+const MARKETING = /\/marketing\/(v1|beta)\/?$/;
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** Errors the caller must report as a usage problem (a bad upstream URL, an unreadable --out). */
+export class RecorderOptionError extends Error {
+  override name = 'RecorderOptionError';
+}
+
+/**
+ * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`
+ * (and hop-by-hop headers), its answer is returned unchanged, and the exchange is appended to a
+ * HAR 1.2 file with the journal's redaction (the Basic username, the server id, stays; the key
+ * never). An upstream that cannot be reached gets the client a 502 saying why, recorded as such.
+ */
+export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+  const upstream = parseUpstream(options.upstream);
+  const file = new HarFile(options.out, previousEntries(options.out));
+  const agentOptions = { keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) };
+  const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const inFlight = new Set<Promise<void>>();
+  let nextId = file.entries;
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const done = forward(req, res, { upstream, agent, timeoutMs }).then((exchange) => {
+      nextId += 1;
+      return file.append(exchangeEntry(nextId, exchange, upstream)).catch((error: unknown) => {
+        process.emitWarning(`record: cannot write ${options.out}: ${(error as Error).message}`);
+      });
+    });
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  };
+  const { server, address } = await startServer(
+    handler,
+    { port: options.port ?? 0, host: options.host ?? '127.0.0.1', https: options.https ?? true },
+    API_PREFIX,
+  );
+  await file.write();
+  return {
+    url: address.url,
+    baseUrl: address.baseUrl,
+    ca: address.ca,
+    out: options.out,
+    get entries() {
+      return file.entries;
+    },
+    close: () => closeRecorder(server, inFlight, file, agent),
+  };
+}
+
+async function closeRecorder(
+  server: Server,
+  inFlight: Set<Promise<void>>,
+  file: HarFile,
+  agent: HttpAgent,
+): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.all([...inFlight]);
+  server.closeAllConnections();
+  await closed;
+  agent.destroy();
+  await file.write();
+}
+
+interface Upstream {
+  readonly https: boolean;
+  readonly origin: string;
+  readonly host: string;
+  /** Path before `/marketing/v1` on the upstream (a gateway's prefix), without a final `/`. */
+  readonly prefix: string;
+}
+
+function parseUpstream(text: string): Upstream {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RecorderOptionError(
+      `--upstream must be a URL such as https://api.example.com, got '${text}'.`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new RecorderOptionError(`--upstream must be an http or https URL, got '${text}'.`);
+  }
+  const prefix = url.pathname.replace(MARKETING, '').replace(/\/$/, '');
+  return { https: url.protocol === 'https:', origin: url.origin, host: url.host, prefix };
+}
+
+/** The entries of an existing HAR at `out`, to continue it; none when there is no file. */
+function previousEntries(out: string): unknown[] {
+  if (!existsSync(out)) return [];
+  try {
+    const har = JSON.parse(readFileSync(out, 'utf8')) as { log?: { entries?: unknown } };
+    if (Array.isArray(har.log?.entries)) return har.log.entries;
+  } catch {
+    // Reported below: an unreadable or foreign file is never overwritten.
+  }
+  throw new RecorderOptionError(
+    `${out} exists and is not a HAR file: give another --out (it is never overwritten).`,
+  );
+}
+
+interface Exchange {
+  readonly arrived: number;
+  readonly started: number;
+  readonly method: string;
+  readonly path: string;
+  readonly requestHeaders: IncomingHttpHeaders;
+  readonly requestBody: Buffer;
+  readonly status: number;
+  readonly responseHeaders: IncomingHttpHeaders;
+  readonly responseBody: Buffer;
+  /** Why the upstream gave no answer (the client got a 502). */
+  readonly unreachable?: string;
+}
+
+interface Route {
+  readonly upstream: Upstream;
+  readonly agent: HttpAgent;
+  readonly timeoutMs: number;
+}
+
+async function forward(req: IncomingMessage, res: ServerResponse, route: Route): Promise<Exchange> {
+  const arrived = Date.now();
+  const started = performance.now();
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const requestBody = Buffer.concat(chunks);
+  const path = route.upstream.prefix + (req.url ?? '/');
+  const requestHeaders = forwardedHeaders(req.headers);
+  requestHeaders.host = route.upstream.host;
+  const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
+  try {
+    const answer = await send(route, base);
+    const responseHeaders = forwardedHeaders(answer.headers);
+    res.writeHead(answer.statusCode ?? 502, responseHeaders);
+    const body: Buffer[] = [];
+    for await (const chunk of answer) {
+      body.push(chunk as Buffer);
+      res.write(chunk);
+    }
+    res.end();
+    return {
+      ...base,
+      status: answer.statusCode ?? 0,
+      responseHeaders: answer.headers,
+      responseBody: Buffer.concat(body),
+    };
+  } catch (error) {
+    const reason = describeError(error as NodeJS.ErrnoException, route);
+    const body = Buffer.from(
+      JSON.stringify({ message: `fake-marketing-server record: ${reason}` }),
+    );
+    const responseHeaders = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+    };
+    if (!res.headersSent) res.writeHead(502, responseHeaders).end(body);
+    else res.destroy();
+    return { ...base, status: 502, responseHeaders, responseBody: body, unreachable: reason };
+  }
+}
+
+function send(
+  route: Route,
+  exchange: {
+    method: string;
+    path: string;
+    requestHeaders: IncomingHttpHeaders;
+    requestBody: Buffer;
+  },
+): Promise<IncomingMessage> {
+  const request = route.upstream.https ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(route.upstream.origin + exchange.path, {
+      method: exchange.method,
+      headers: exchange.requestHeaders,
+      agent: route.agent,
+      timeout: route.timeoutMs,
+    });
+    req.on('response', resolve);
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    req.on('error', reject);
+    req.end(exchange.requestBody.length > 0 ? exchange.requestBody : undefined);
+  });
+}
+
+function describeError(error: NodeJS.ErrnoException, route: Route): string {
+  const where = route.upstream.origin;
+  if (error.code === 'TIMEOUT')
+    return `upstream ${where} gave no answer within ${route.timeoutMs} ms`;
+  return `upstream ${where} could not be reached: ${error.code ? `${error.code} ` : ''}${error.message}`;
+}
+
+function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const copy: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HOP_BY_HOP.has(name) && value !== undefined) copy[name] = value;
+  }
+  return copy;
+}
+
+/** HAR bodies are decoded (HAR 1.2, `content.text`): a compressed answer is stored inflated. */
+function decoded(body: Buffer, encoding: string | string[] | undefined): Buffer {
+  const name = String(encoding ?? '')
+    .trim()
+    .toLowerCase();
+  try {
+    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body);
+    if (name === 'br') return brotliDecompressSync(body);
+    if (name === 'deflate') return inflateSync(body);
+  } catch {
+    // Not what it said it was: kept as received (base64 when not text).
+  }
+  return body;
+}
+
+function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream) {
+  const query = exchange.path.indexOf('?');
+  const entry = toHarEntry(
+    journalEntryOf(id, {
+      arrived: exchange.arrived,
+      durationMs: performance.now() - exchange.started,
+      protocol: upstream.https ? 'https' : 'http',
+      method: exchange.method,
+      url: exchange.path,
+      query: query === -1 ? {} : queryOf(exchange.path.slice(query + 1)),
+      serverId: undefined,
+      operation: undefined,
+      format: 'json',
+      status: exchange.status,
+      fault: undefined,
+      requestHeaders: exchange.requestHeaders,
+      requestBody: exchange.requestBody,
+      responseHeaders: exchange.responseHeaders,
+      responseBody: decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']),
+    }),
+  );
+  if (exchange.unreachable !== undefined) {
+    entry.comment = exchange.unreachable;
+    entry._unreachable = exchange.unreachable;
+  }
+  return entry;
+}
+
+function queryOf(text: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    const previous = query[name];
+    query[name] = previous === undefined ? value : [...[previous].flat(), value];
+  }
+  return query;
+}
