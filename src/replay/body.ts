@@ -1,0 +1,65 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/** An XML element as replay compares it: local name, text, child elements in order. */
+export interface XmlNode {
+  readonly name: string;
+  readonly text: string;
+  readonly children: readonly XmlNode[];
+}
+
+/** A body read by its media type: JSON, an XML element tree, or text. */
+export type ParsedBody =
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'xml'; readonly value: XmlNode }
+  | { readonly kind: 'text'; readonly value: string };
+
+// Namespaces, attributes, the declaration and whitespace between elements are not part of what
+// the service's XML says: only element names, their order and their text are compared.
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  parseTagValue: false,
+  trimValues: true,
+});
+
+/** The media type without parameters, lower-cased: `application/json`. */
+export function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** Reads `text` as its Content-Type says; a body that does not parse as that type is text. */
+export function parseBody(contentType: string, text: string | undefined): ParsedBody {
+  if (text === undefined || text.trim() === '') return { kind: 'empty' };
+  const type = mediaType(contentType);
+  if (type.endsWith('json') || type.endsWith('+json')) {
+    try {
+      return { kind: 'json', value: JSON.parse(text) as unknown };
+    } catch {
+      return { kind: 'text', value: text };
+    }
+  }
+  if (type.endsWith('xml') && XMLValidator.validate(text) === true) {
+    const [root] = toNodes(parser.parse(text) as unknown[]);
+    if (root) return { kind: 'xml', value: root };
+  }
+  return { kind: 'text', value: text };
+}
+
+function toNodes(items: readonly unknown[]): XmlNode[] {
+  const nodes: XmlNode[] = [];
+  for (const item of items) {
+    const name = Object.keys(item as object).find((key) => key !== ':@' && key !== '#text');
+    if (name === undefined) continue;
+    const content = (item as Record<string, unknown[]>)[name] ?? [];
+    const text = content
+      .map((part) => (part as { '#text'?: unknown })['#text'])
+      .filter((part) => part !== undefined)
+      .join('');
+    nodes.push({ name, text, children: toNodes(content) });
+  }
+  return nodes;
+}
