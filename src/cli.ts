@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { runRecordCommand } from './cli/record-command.js';
+import { runReplayCommand } from './cli/replay-command.js';
 import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
@@ -41,6 +42,16 @@ async function main(): Promise<void> {
         fail(`${error.message}\nRun with ${command} --help for the options.`, EXIT_USAGE);
       }
       fail((error as Error).message, 1);
+    }
+    return;
+  }
+  if (command === 'replay') {
+    try {
+      process.exitCode = await runReplayCommand(rest);
+    } catch (error) {
+      if (error instanceof UsageError)
+        fail(`${error.message}\nRun with replay --help for the options.`, EXIT_USAGE);
+      throw error;
     }
     return;
   }
