@@ -31,18 +31,25 @@ export function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-/** Reads `text` as its Content-Type says; a body that does not parse as that type is text. */
+/**
+ * Reads `text` as its Content-Type says. A body labelled otherwise (a service that sends JSON as
+ * text/plain) is read by its first character, so that the ids in it are still paired: the label
+ * is reported on its own. A body that does not parse is text.
+ */
 export function parseBody(contentType: string, text: string | undefined): ParsedBody {
   if (text === undefined || text.trim() === '') return { kind: 'empty' };
   const type = mediaType(contentType);
-  if (type.endsWith('json') || type.endsWith('+json')) {
+  const first = text.trimStart()[0];
+  const json = type.endsWith('json') || (!type.endsWith('xml') && (first === '{' || first === '['));
+  if (json) {
     try {
       return { kind: 'json', value: JSON.parse(text) as unknown };
     } catch {
       return { kind: 'text', value: text };
     }
   }
-  if (type.endsWith('xml') && XMLValidator.validate(text) === true) {
+  const xml = type.endsWith('xml') || first === '<';
+  if (xml && XMLValidator.validate(text) === true) {
     const [root] = toNodes(parser.parse(text) as unknown[]);
     if (root) return { kind: 'xml', value: root };
   }

@@ -52,6 +52,8 @@ export class ReplayCannotRunError extends Error {
 
 const keyOf = (serverId: number) => `replay-key-${serverId}`;
 const WRONG_KEY = 'replay-wrong-key';
+// Answers that say the service did not handle the request at all: not replayed.
+const UNAVAILABLE = new Set([502, 503, 504]);
 
 /**
  * Replays the API requests of a HAR 1.2 recording, in order, against a fresh in-process fake and
@@ -200,8 +202,8 @@ function unsentReason(exchange: RecordedExchange): string | undefined {
   if (exchange.bodyTruncated)
     return 'the recorded request body is cut off: replaying it would send something else';
   const { status } = exchange.response;
-  if (status >= 500)
-    return `the service answered ${status}: an outage or a failure inside it, which the fake emulates only as a fault`;
+  if (UNAVAILABLE.has(status))
+    return `the service answered ${status} (unavailable or a gateway's failure): it did not handle the request, and the fake emulates that only as a fault`;
   return undefined;
 }
 
