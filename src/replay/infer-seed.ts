@@ -7,6 +7,10 @@ import { itemsOf, operationOf, recordOf, serverIdOf } from './operations.js';
 export interface ServerFacts {
   /** A GET /customfields answer was recorded: the number of fields is known. */
   fieldsShown: boolean;
+  /** A GET /lists answer was recorded: which lists exist is known. */
+  listsShown: boolean;
+  /** Lists the recording shows to exist. */
+  knownLists: ReadonlySet<number>;
   seed: Omit<ServerSeed, 'serverId' | 'key'>;
 }
 
@@ -22,8 +26,13 @@ class Facts {
   listsShown = false;
   listRefs = new Set<number>();
   fields = new Map<number, string>();
-  /** Fields known by name only (a 409 "already exists", a name in a successful request). */
-  namedOnly = new Map<string, string>();
+  /**
+   * Fields known by name only (a 409 "already exists", a name in a successful request), with the
+   * index of the last exchange that showed them to exist.
+   */
+  namedOnly = new Map<string, { name: string; lastSeen: number }>();
+  /** Fields known by id only: deleted (by the exchange at the index given) before any listing. */
+  deletedUnseen = new Map<number, number>();
   fieldsShown = false;
   created = new Set<number>();
   createdNames = new Set<string>();
@@ -34,7 +43,7 @@ class Facts {
   unsubscribedEmails = new Map<string, string>();
 
   /** A field that existed before the session (unless the session made it). */
-  addField(name: unknown, id?: number): void {
+  addField(name: unknown, at: number, id?: number): void {
     if (typeof name !== 'string' || !FIELD_NAME.test(name)) return;
     const lower = name.toLowerCase();
     if (id !== undefined) {
@@ -42,9 +51,25 @@ class Facts {
       this.namedOnly.delete(lower);
       return;
     }
-    if (this.createdNames.has(lower) || this.namedOnly.has(lower)) return;
+    if (this.createdNames.has(lower)) return;
     if ([...this.fields.values()].some((known) => known.toLowerCase() === lower)) return;
-    this.namedOnly.set(lower, name);
+    this.namedOnly.set(lower, { name: this.namedOnly.get(lower)?.name ?? name, lastSeen: at });
+  }
+
+  /**
+   * A field deleted before any listing is, if the recording shows one, a field known by name
+   * whose last sighting came before the delete: one entity, not two.
+   */
+  settleDeleted(): void {
+    for (const [id, deletedAt] of this.deletedUnseen) {
+      const named = [...this.namedOnly].find(([, field]) => field.lastSeen < deletedAt);
+      if (named) {
+        this.namedOnly.delete(named[0]);
+        this.fields.set(id, named[1].name);
+      } else {
+        this.fields.set(id, `replay-field-${id}`);
+      }
+    }
   }
 }
 
@@ -91,7 +116,7 @@ function learn(facts: Facts, exchange: RecordedExchange): void {
       for (const item of itemsOf(answer)) {
         const id = Number(item.customfieldnameid);
         if (Number.isSafeInteger(id) && id > 0 && !facts.created.has(id))
-          facts.addField(item.name, id);
+          facts.addField(item.name, exchange.index, id);
       }
       return;
     case 'content':
@@ -114,18 +139,18 @@ function learn(facts: Facts, exchange: RecordedExchange): void {
         facts.created.add(id);
         facts.createdNames.add(operation.fieldName.toLowerCase());
       } else if (status === 409 && /already exists/i.test(exchange.response.body ?? '')) {
-        facts.addField(operation.fieldName);
+        facts.addField(operation.fieldName, exchange.index);
       }
       return;
     }
     case 'deleteField':
       if (ok && !facts.created.has(operation.fieldId) && !facts.fields.has(operation.fieldId))
-        facts.addField(`replay-field-${operation.fieldId}`, operation.fieldId);
+        facts.deletedUnseen.set(operation.fieldId, exchange.index);
       return;
     case 'addByEmail': {
       if (!ok) return;
       facts.listRefs.add(operation.listId);
-      for (const name of namedFields(request)) facts.addField(name);
+      for (const name of namedFields(request)) facts.addField(name, exchange.index);
       const id = Number(recordOf(answer).contactid);
       const email = typeof request?.emailaddress === 'string' ? request.emailaddress : undefined;
       if (email) facts.emails.add(email.toLowerCase());
@@ -157,12 +182,13 @@ function learn(facts: Facts, exchange: RecordedExchange): void {
 }
 
 function toSeed(facts: Facts): ServerFacts {
+  facts.settleDeleted();
   const lists = facts.listsShown
     ? [...facts.lists].map(([id, name]) => ({ id, name }))
     : [...facts.listRefs].map((id) => ({ id, name: `List ${id}` }));
   const customFields: { customFieldNameId?: number; name: string }[] = [
     ...[...facts.fields].map(([customFieldNameId, name]) => ({ customFieldNameId, name })),
-    ...[...facts.namedOnly.values()].map((name) => ({ name })),
+    ...[...facts.namedOnly.values()].map(({ name }) => ({ name })),
   ];
   const contacts = [...facts.contacts].map(([contactId, email]) => ({
     contactId,
@@ -174,6 +200,8 @@ function toSeed(facts: Facts): ServerFacts {
     .map(([, emailAddress]) => ({ emailAddress }));
   return {
     fieldsShown: facts.fieldsShown,
+    listsShown: facts.listsShown,
+    knownLists: new Set(lists.map((list) => list.id)),
     seed: {
       maxContacts: NO_CAP,
       lists,

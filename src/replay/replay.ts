@@ -5,7 +5,7 @@ import { createFakeMarketingServer, type FakeMarketingServer } from '../server.j
 import { compareAnswers } from './compare.js';
 import { type RecordedExchange, readHarExchanges } from './har-input.js';
 import { IdMaps } from './ids.js';
-import { inferServers } from './infer-seed.js';
+import { inferServers, type ServerFacts } from './infer-seed.js';
 import { type Operation, operationOf, pathForFake, serverIdOf } from './operations.js';
 
 /** Options of {@link replayHar}. */
@@ -89,15 +89,18 @@ export async function replayHar(
   }
   try {
     const ids = new Map<number, IdMaps>();
-    for (const server of fake.exportState().servers) {
+    // Ids that are the same on both sides: every id of a given seed (it is the service's state),
+    // but of an inferred one only those the recording showed (a contact seeded from its address
+    // alone gets an id from the fake, paired when an answer first shows the service's).
+    for (const server of (inferred ? seed : fake.exportState()).servers) {
       const maps = new IdMaps();
       maps.keep(
         'contact',
-        (server.contacts ?? []).map((contact) => contact.contactId ?? 0),
+        (server.contacts ?? []).flatMap((contact) => contact.contactId ?? []),
       );
       maps.keep(
         'field',
-        (server.customFields ?? []).map((field) => field.customFieldNameId ?? 0),
+        (server.customFields ?? []).flatMap((field) => field.customFieldNameId ?? []),
       );
       ids.set(server.serverId, maps);
     }
@@ -106,9 +109,9 @@ export async function replayHar(
     for (const exchange of exchanges) {
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
-      const fieldsShown = serverId === undefined || inferred?.get(serverId)?.fieldsShown !== false;
+      const facts = serverId === undefined ? undefined : inferred?.get(serverId);
       results.push(
-        await replayOne(fake, exchange, maps, { inferred: inferred !== undefined, fieldsShown }),
+        await replayOne(fake, exchange, maps, { inferred: inferred !== undefined, facts }),
       );
     }
     const count = (outcome: ExchangeResult['outcome']) =>
@@ -139,7 +142,8 @@ function givenSeed(seed: Seed | string, serverIds: Set<number>): { servers: Serv
 
 interface Knowledge {
   readonly inferred: boolean;
-  readonly fieldsShown: boolean;
+  /** What the recording shows of the server's state (inferred state only). */
+  readonly facts: ServerFacts | undefined;
 }
 
 async function replayOne(
@@ -215,16 +219,26 @@ function unseenState(
 ): string | undefined {
   const { status, body, truncated } = exchange.response;
   if (truncated) return 'the recorded answer body is cut off';
-  if (!knowledge.inferred) return undefined;
+  const { facts } = knowledge;
+  if (!knowledge.inferred || !facts) return undefined;
   if (operation.name === 'addByEmail' && status === 403)
     return "the recording does not show the server's contact cap (give --seed with maxContacts)";
   if (
     operation.name === 'createField' &&
     status === 409 &&
     /maximum number/i.test(body ?? '') &&
-    !knowledge.fieldsShown
+    !facts.fieldsShown
   )
     return "the recording never lists the server's custom fields, so how many it had is unknown";
+  // Which error a request to an unknown list gets first (404 for the list, 400 for the address)
+  // is the implementation's order: any error there depends on whether the list exists.
+  if (
+    'listId' in operation &&
+    status >= 400 &&
+    !facts.listsShown &&
+    !facts.knownLists.has(operation.listId)
+  )
+    return `the recording never lists the server's lists, so whether list ${operation.listId} existed is unknown`;
   return undefined;
 }
 
