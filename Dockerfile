@@ -28,7 +28,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/fixtures ./fixtures
 # Every interface, as a container must; without FMS_ADMIN_TOKEN the control API answers only
-# clients inside the container (or on the host with --network host). See the README, "Container".
+# clients inside the container (or on the host with --network host). See docs/container.md.
 ENV NODE_ENV=production \
     FMS_HOST=0.0.0.0 \
     FMS_PORT=8443 \

@@ -81,7 +81,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   app.addHook('onRequest', decideFaults(core, journal));
   app.addHook('onRequest', resolveRoute);
   app.addHook('onRequest', guardControlApi(core));
-  app.addHook('onRequest', authenticate(app, core.adminToken));
+  app.addHook('onRequest', authenticate(app, core.store, core.adminToken));
   app.addHook('preParsing', limitBody);
   app.addHook('onResponse', journal.answered);
 

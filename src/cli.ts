@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
+import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { runRecordCommand } from './cli/record-command.js';
 import { runReplayCommand } from './cli/replay-command.js';
 import { runVerifyCommand } from './cli/verify-command.js';
@@ -15,7 +16,6 @@ import { PACKAGE_VERSION } from './version.js';
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
 /** Bad flags, a bad seed, unreadable files: the user has something to fix. */
-const EXIT_USAGE = 2;
 /** A second signal within this long is the same stop request delivered twice. */
 const REPEAT_WINDOW_MS = 1000;
 
@@ -41,7 +41,8 @@ async function main(): Promise<void> {
       if (error instanceof UsageError || error instanceof FakeMarketingServerError) {
         fail(`${error.message}\nRun with ${command} --help for the options.`, EXIT_USAGE);
       }
-      fail((error as Error).message, 1);
+      // verify promises exit 3 for anything that kept it from judging; import keeps 1.
+      fail((error as Error).message, command === 'verify' ? EXIT_COULD_NOT_RUN : 1);
     }
     return;
   }
@@ -133,18 +134,23 @@ async function main(): Promise<void> {
     serverId,
     key: serverKey ?? '',
   }));
+  // Before the banner: a script that stops the sandbox as soon as it reads the banner must still
+  // get a clean stop.
+  stopCleanlyOnSignals(fake, config.stateFile !== undefined);
   process.stdout.write(
     `${banner({
       version: PACKAGE_VERSION,
       ...address,
+      host: config.host,
+      port: Number(new URL(address.url).port),
+      publicUrl: config.publicUrl,
+      localControlOnly: config.localControlOnly,
       caFile,
       adminToken: config.adminToken !== undefined,
       servers,
       stateFile: config.stateFile === undefined ? undefined : resolve(config.stateFile),
     })}\n`,
   );
-
-  stopCleanlyOnSignals(fake, config.stateFile !== undefined);
 }
 
 /**

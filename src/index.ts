@@ -74,6 +74,7 @@ export type { ImportOptions } from './verify/import.js';
 export { importSeed } from './verify/import.js';
 export {
   type CheckResult,
+  type CouldNotRun,
   reportJunit,
   reportText,
   type VerifyOptions,

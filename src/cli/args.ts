@@ -25,6 +25,7 @@ export interface CliConfig {
   readonly tlsHostnames: string[] | undefined;
   readonly localControlOnly: boolean;
   readonly stateFile: string | undefined;
+  readonly publicUrl: string | undefined;
 }
 
 export const USAGE = `Usage: fake-marketing-server [options]
@@ -49,6 +50,9 @@ Options:
                        [FMS_TLS_HOSTNAMES] comma-separated names the generated
                        certificate also names (and the control API answers), e.g.
                        a Docker Compose service name
+  --public-url <url>   [FMS_PUBLIC_URL] the address clients reach it at (e.g. a
+                       published port, https://localhost:8443): the startup block
+                       prints it instead of the listen address
   --admin-token <t>    [FMS_ADMIN_TOKEN] require 'Authorization: Bearer <t>' on the
                        control API
   --local-control-only [FMS_LOCAL_CONTROL_ONLY=true] without an admin token, serve the
@@ -83,6 +87,7 @@ const OPTIONS = {
   cert: { type: 'string' },
   key: { type: 'string' },
   'ca-out': { type: 'string' },
+  'public-url': { type: 'string' },
   'admin-token': { type: 'string' },
   'allowed-hosts': { type: 'string' },
   'tls-hostnames': { type: 'string' },
@@ -119,6 +124,23 @@ function hostNames(value: string | undefined, flag: string): string[] | undefine
     );
   }
   return names;
+}
+
+/** An http(s) address with no query or fragment, without its trailing slash. */
+function publicUrl(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+    throw new UsageError(
+      `${flag} takes the http(s) address clients use, such as 'https://localhost:8443', got '${value}'.`,
+    );
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -227,5 +249,6 @@ export function parseCommandLine(
     tlsHostnames: hostNames(values['tls-hostnames'], name('tls-hostnames')),
     localControlOnly,
     stateFile: values['state-file'],
+    publicUrl: publicUrl(values['public-url'], name('public-url')),
   };
 }

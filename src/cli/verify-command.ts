@@ -1,27 +1,36 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { InvalidOptionError } from '../domain/errors.js';
 import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText, verifyPlan, verifyService } from '../verify/verify.js';
 import { UsageError } from './args.js';
+import { EXIT_PASS } from './exit-codes.js';
 
 const VERIFY_USAGE = `Usage:
   fake-marketing-server verify --base-url URL --server-id N [--key K] [options]
+  fake-marketing-server verify --list
   fake-marketing-server import --base-url URL --server-id N [--key K] --out seed.json [--keep-key]
 
 verify runs a conformance suite written from the service description against any
-implementation (the real service, this fake, another) and exits 0 only when every
-check passes. import reads lists, custom fields and content into a seed.
+implementation (the real service, this fake, another); import reads lists, custom fields
+and content into a seed.
 
   --base-url <url>     e.g. https://api.example.com/marketing/v1
   --server-id <n>      the server id (the Basic username)
   --key <key>          its key; better in FMS_VERIFY_KEY, out of the shell's history
   --ca <file>          a PEM to trust besides the system's (a fake's certificate)
   --allow-writes       verify: also check the writing rules, with a throwaway contact and
-                       field it makes (the contact stays: the API cannot delete contacts)
-  --dry-run            verify: print the plan, send nothing
-  --reporter <r>       verify: text (default) or junit
+                       fields it makes (the contact stays: the API cannot delete contacts;
+                       fields are deleted, and the report lists exactly what is left)
+  --only <id>[,<id>]   verify: run only these checks (ids below, or verify --list)
+  --list               verify: print every check id with its requirement, send nothing
+  --dry-run            verify: print the plan with its requests, send nothing
+  --reporter <r>       verify: text (default) or junit (drift is <failure>, could not run <error>)
   --out <file>         verify: write the report there; import: the seed file (required)
-  --keep-key           import: write the key into the seed (default: left out)`;
+  --keep-key           import: write the key into the seed (default: left out)
+
+Exit codes (verify): 0 every check passed (skips are listed, with why), 1 drift,
+2 usage, 3 could not run (unreachable, TLS, refused credentials, not the API).`;
 
 const OPTIONS = {
   'base-url': { type: 'string' },
@@ -30,11 +39,22 @@ const OPTIONS = {
   ca: { type: 'string' },
   'allow-writes': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  list: { type: 'boolean' },
+  only: { type: 'string' },
   reporter: { type: 'string' },
   out: { type: 'string' },
   'keep-key': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The usage, then every check: `verify --help`. */
+function usage(): string {
+  const checks = verifyPlan(true).map(
+    (check) =>
+      `  ${`${check.id}${check.writes ? ' (writes)' : ''}`.padEnd(40)}section ${check.section.split(';')[0]}`,
+  );
+  return `${VERIFY_USAGE}\n\nChecks (verify --list for what each requires):\n${checks.join('\n')}`;
+}
 
 function target(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv) {
   const baseUrl = values['base-url'];
@@ -57,6 +77,16 @@ function readCa(file: string): string {
   }
 }
 
+/** The plan of the chosen checks; an unknown id or a writing one without --allow-writes is usage. */
+function plan(allowWrites: boolean, only: readonly string[] | undefined) {
+  try {
+    return verifyPlan(allowWrites, only);
+  } catch (error) {
+    if (error instanceof InvalidOptionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** `verify` and `import`: returns the exit code; output goes to stdout, problems to stderr. */
 export async function runVerifyCommand(
   command: 'verify' | 'import',
@@ -70,19 +100,37 @@ export async function runVerifyCommand(
     throw new UsageError((error as Error).message);
   }
   if (values.help) {
-    process.stdout.write(`${VERIFY_USAGE}\n`);
-    return 0;
+    process.stdout.write(`${usage()}\n`);
+    return EXIT_PASS;
+  }
+  const allowWrites = values['allow-writes'] === true;
+  const only =
+    typeof values.only === 'string'
+      ? values.only
+          .split(',')
+          .map((id) => id.trim())
+          .filter((id) => id !== '')
+      : undefined;
+  if (only?.length === 0)
+    throw new UsageError('--only needs check ids (verify --list shows them).');
+  if (command === 'verify' && values.list) {
+    for (const check of plan(true, only)) {
+      process.stdout.write(
+        `${check.id}${check.writes ? ' (writes)' : ''}\n  section ${check.section}\n  requires: ${check.requirement}\n`,
+      );
+    }
+    return EXIT_PASS;
   }
   if (command === 'verify' && values['dry-run']) {
-    const plan = verifyPlan(values['allow-writes'] === true);
-    for (const check of plan) {
+    const checks = plan(allowWrites, only);
+    for (const check of checks) {
       process.stdout.write(
         `${check.id}${check.writes ? ' (writes)' : ''}\n  requires: ${check.requirement}\n`,
       );
       for (const request of check.requests) process.stdout.write(`  sends:    ${request}\n`);
     }
-    process.stdout.write(`${plan.length} checks; nothing was sent.\n`);
-    return 0;
+    process.stdout.write(`${checks.length} checks; nothing was sent.\n`);
+    return EXIT_PASS;
   }
   const where = target(values, env);
   if (command === 'import') {
@@ -95,14 +143,15 @@ export async function runVerifyCommand(
         'No contacts: the API cannot list them.\n' +
         (values['keep-key'] ? '' : 'The key is not in the file (--keep-key to write it).\n'),
     );
-    return 0;
+    return EXIT_PASS;
   }
   const reporter = values.reporter ?? 'text';
   if (reporter !== 'text' && reporter !== 'junit')
     throw new UsageError('--reporter is text or junit.');
-  const report = await verifyService({ ...where, allowWrites: values['allow-writes'] === true });
+  plan(allowWrites, only);
+  const report = await verifyService({ ...where, allowWrites, ...(only ? { only } : {}) });
   const rendered = reporter === 'junit' ? reportJunit(report) : reportText(report);
   if (typeof values.out === 'string') writeFileSync(values.out, rendered);
   process.stdout.write(`${reporter === 'junit' && values.out ? reportText(report) : rendered}\n`);
-  return report.failed === 0 ? 0 : 1;
+  return report.exitCode;
 }

@@ -3,7 +3,7 @@ import type { NearMiss } from '../control/journal-filter.js';
 /**
  * Every error the package raises, thrown by the handle or answered over HTTP, in one table: a
  * stable code, the HTTP status it is answered with, and the message. Messages quoted by the
- * service description are kept to the letter; the others are ours (see the README's "Behaviour
+ * service description are kept to the letter; the others are ours (see docs/emulated-api.md, "Behaviour
  * where the service is unspecified"). `{name}` placeholders are filled from the error's params.
  */
 export const API_ERRORS = {
@@ -20,6 +20,13 @@ export const API_ERRORS = {
   UNAUTHORIZED: {
     status: 401,
     message: 'Invalid credentials: use Basic authentication with the server id and its key.',
+    headers: { 'www-authenticate': 'Basic realm="marketing"' },
+  },
+  // Ours: a fake created without a seed answers every request 401; this says why and what to do.
+  NO_SERVERS: {
+    status: 401,
+    message:
+      'Invalid credentials: this fake holds no server yet, so no key is valid. Seed one: the seed option of createFakeMarketingServer() or useFakeMarketingServer(), fake.seed(), fake.addServer(), or POST /__admin/seed.',
     headers: { 'www-authenticate': 'Basic realm="marketing"' },
   },
   CONTACT_LIMIT: {

@@ -34,6 +34,11 @@ export class Store {
     this.options = options;
   }
 
+  /** True while the fake holds no server: no credentials can be right. */
+  get isEmpty(): boolean {
+    return this.tenants.size === 0;
+  }
+
   tenant(serverId: number): Tenant | undefined {
     return this.tenants.get(serverId);
   }

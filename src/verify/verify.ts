@@ -1,21 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js';
 import { InvalidOptionError } from '../domain/errors.js';
-import { escapeXml } from '../http/xml.js';
-import { CHECKS, type CheckContext, throwawayNames } from './checks.js';
+import {
+  type AnswerShown,
+  type Check,
+  type CheckTools,
+  Mismatch,
+  Skip,
+  showAnswer,
+} from './check-kit.js';
+import { CHECKS } from './checks/index.js';
 import { type Answer, type Call, describeCall, send, type Target } from './http-client.js';
+import { type CouldNotRun, preflight, transportProblem } from './preflight.js';
+
+export type { CouldNotRun } from './preflight.js';
+export { reportJunit, reportText } from './report.js';
 
 /** Options of {@link verifyService}. */
 export interface VerifyOptions extends Target {
-  /** Also run the checks that write (throwaway contact and field); default false. */
+  /** Also run the checks that write (throwaway contact and fields); default false. */
   allowWrites?: boolean;
+  /** Run only these check ids (see {@link verifyPlan}); default every check. */
+  only?: readonly string[];
 }
 
 /** One check's result: the requests, what the description requires, what came back. */
 export interface CheckResult {
   id: string;
+  /** The section of the service description. */
+  section: string;
   requirement: string;
   requests: string[];
+  /** `error`: no answer at all (the connection failed mid-run): could not run, not drift. */
   status: 'pass' | 'fail' | 'skipped' | 'error';
+  /** What came back in a line, or why the check was skipped. */
   got: string;
+  /** On a failure: what the description wants. */
+  wanted?: string;
+  /** On a failure: the answer that differs (status, Content-Type, the body cut short). */
+  answer?: AnswerShown;
+  /** Remarks that are not failures, e.g. fields the description does not list. */
+  notes: string[];
   durationMs: number;
 }
 
@@ -24,10 +49,17 @@ export interface VerifyReport {
   serverId: number;
   results: CheckResult[];
   passed: number;
+  /** Checks whose answer differs from the description (drift). */
   failed: number;
   skipped: number;
-  /** What the run left on the account (contacts cannot be deleted through the API). */
+  /** Checks that got no answer at all. */
+  errors: number;
+  /** What the run left on the account, exactly (contacts cannot be deleted through the API). */
   leftBehind: string[];
+  /** Set when nothing could be judged (then `results` is empty). */
+  couldNotRun?: CouldNotRun;
+  /** 0 every check passed or skipped, 1 drift, 3 could not run (see src/cli/exit-codes.ts). */
+  exitCode: number;
 }
 
 function checkTarget(options: VerifyOptions): void {
@@ -50,16 +82,112 @@ function checkTarget(options: VerifyOptions): void {
   }
 }
 
-/** The checks a run would make, with their requests, and nothing sent: `--dry-run`. */
-export function verifyPlan(allowWrites = false) {
-  return CHECKS.filter((check) => allowWrites || !check.writes).map(
-    ({ id, requirement, writes, plan }) => ({
-      id,
-      requirement,
-      writes,
-      requests: plan,
-    }),
-  );
+/** The checks a run makes, in order; refuses unknown ids and writing ids without allowWrites. */
+function selected(allowWrites: boolean, only: readonly string[] | undefined): readonly Check[] {
+  if (!only) return CHECKS.filter((check) => allowWrites || !check.writes);
+  const unknown = only.filter((id) => !CHECKS.some((check) => check.id === id));
+  if (unknown.length > 0) {
+    throw new InvalidOptionError(
+      `unknown check id(s): ${unknown.join(', ')} (verify --list shows them)`,
+    );
+  }
+  const writing = CHECKS.filter((check) => only.includes(check.id) && check.writes);
+  if (writing.length > 0 && !allowWrites) {
+    throw new InvalidOptionError(
+      `${writing.map((check) => check.id).join(', ')} write(s) to the account: add --allow-writes`,
+    );
+  }
+  return CHECKS.filter((check) => only.includes(check.id));
+}
+
+/** The checks a run would make, with their requests, and nothing sent: `--dry-run`, `--list`. */
+export function verifyPlan(allowWrites = false, only?: readonly string[]) {
+  return selected(allowWrites, only).map(({ id, section, requirement, writes, requests }) => ({
+    id,
+    section,
+    requirement,
+    writes,
+    requests: [...requests],
+  }));
+}
+
+/** Fresh names for one run: nothing the account could already hold. */
+function throwawayNames() {
+  const tag = randomBytes(6).toString('hex');
+  return { tag, address: `fms-verify-${tag}@example.com`, fieldName: `FmsVerify${tag}` };
+}
+
+async function runCheck(
+  check: Check,
+  options: VerifyOptions,
+  run: CheckTools['run'],
+  leftBehind: string[],
+) {
+  const requests: string[] = [];
+  const notes: string[] = [];
+  const undo: { what: string; undo?: () => Promise<boolean> }[] = [];
+  const hide = (text: string) => text.split(options.key).join('<key>');
+  const tools: CheckTools = {
+    call: (request: Call): Promise<Answer> => {
+      requests.push(hide(describeCall(request)));
+      return send(options, request);
+    },
+    serverId: options.serverId,
+    key: options.key,
+    run,
+    note: (text) => {
+      if (!notes.includes(text)) notes.push(hide(text));
+    },
+    made: (what, undoIt) => undo.push({ what, ...(undoIt ? { undo: undoIt } : {}) }),
+  };
+  const started = performance.now();
+  const result: CheckResult = {
+    id: check.id,
+    section: check.section,
+    requirement: check.requirement,
+    requests,
+    status: 'pass',
+    got: '',
+    notes,
+    durationMs: 0,
+  };
+  try {
+    result.got = await check.expect(tools);
+  } catch (error) {
+    if (error instanceof Mismatch) {
+      result.status = 'fail';
+      result.got = error.got;
+      result.wanted = error.wanted;
+      if (error.answer) result.answer = showAnswer(error.answer);
+    } else if (error instanceof Skip) {
+      result.status = 'skipped';
+      result.got = error.message;
+    } else {
+      result.status = 'error';
+      // No answer at all (a socket error or the time-out) is an outage; anything else is a bug.
+      const { code, message } = error as { code?: unknown; message?: string };
+      if (typeof code === 'string' || /^no answer within/.test(message ?? '')) {
+        const problem = transportProblem(options, error);
+        result.got = `${problem.problem}; ${problem.fix}`;
+      } else {
+        result.got = `the check itself failed: ${message ?? String(error)} (a bug of verify, please report it)`;
+      }
+    }
+  } finally {
+    for (const { what, undo: undoIt } of undo.reverse()) {
+      let undone = false;
+      try {
+        undone = undoIt ? await undoIt() : false;
+      } catch {
+        undone = false;
+      }
+      if (!undone && !leftBehind.includes(what)) leftBehind.push(hide(what));
+    }
+  }
+  if (result.answer) result.answer = { ...result.answer, body: hide(result.answer.body) };
+  result.got = hide(result.got);
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
 }
 
 /**
@@ -69,97 +197,34 @@ export function verifyPlan(allowWrites = false) {
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   checkTarget(options);
+  const checks = selected(options.allowWrites === true, options.only);
   const leftBehind: string[] = [];
-  const found: CheckContext['found'] = {};
-  const run = throwawayNames();
   const results: CheckResult[] = [];
-  for (const check of CHECKS) {
-    if (check.writes && !options.allowWrites) continue;
-    const requests: string[] = [];
-    const call = (request: Call): Promise<Answer> => {
-      requests.push(describeCall(request).replace(options.key, '<key>'));
-      return send(options, request);
-    };
-    const started = performance.now();
-    let status: CheckResult['status'];
-    let got: string;
-    try {
-      const outcome = await check.check({
-        call,
-        serverId: options.serverId,
-        key: options.key,
-        found,
-        run,
-        leaveBehind: (what) => leftBehind.push(what),
-      });
-      status = outcome.pass === 'skipped' ? 'skipped' : outcome.pass ? 'pass' : 'fail';
-      got = outcome.got;
-    } catch (error) {
-      status = 'error';
-      got = (error as Error).message;
-    }
-    results.push({
-      id: check.id,
-      requirement: check.requirement,
-      requests,
-      status,
-      got: got.split(options.key).join('<key>'),
-      durationMs: Math.round(performance.now() - started),
-    });
+  const couldNotRun = await preflight(options);
+  if (!couldNotRun) {
+    const run = throwawayNames();
+    for (const check of checks) results.push(await runCheck(check, options, run, leftBehind));
   }
   const count = (status: CheckResult['status']) =>
     results.filter((result) => result.status === status).length;
+  const failed = count('fail');
+  const errors = count('error');
   return {
     baseUrl: options.baseUrl,
     serverId: options.serverId,
     results,
     passed: count('pass'),
-    failed: count('fail') + count('error'),
+    failed,
     skipped: count('skipped'),
+    errors,
     leftBehind,
+    ...(couldNotRun ? { couldNotRun } : {}),
+    exitCode: couldNotRun
+      ? EXIT_COULD_NOT_RUN
+      : failed > 0
+        ? EXIT_DRIFT
+        : errors > 0
+          ? EXIT_COULD_NOT_RUN
+          : EXIT_PASS,
   };
-}
-
-/** The report as text for a terminal. */
-export function reportText(report: VerifyReport): string {
-  const lines = [`Conformance of ${report.baseUrl} (server ${report.serverId}):`, ''];
-  for (const result of report.results) {
-    const mark = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', error: 'ERROR' }[result.status];
-    lines.push(`${mark.padEnd(5)} ${result.id}`);
-    lines.push(`      requires: ${result.requirement}`);
-    for (const request of result.requests) lines.push(`      sent:     ${request}`);
-    lines.push(`      got:      ${result.got}`);
-  }
-  lines.push('', `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`);
-  if (report.leftBehind.length > 0) {
-    lines.push('', 'Left on the account:', ...report.leftBehind.map((what) => `  - ${what}`));
-  }
-  return lines.join('\n');
-}
-
-/** The report as JUnit XML, for CI. */
-export function reportJunit(report: VerifyReport): string {
-  const cases = report.results.map((result) => {
-    const name = escapeXml(result.id);
-    const time = (result.durationMs / 1000).toFixed(3);
-    const detail = escapeXml(
-      `requires: ${result.requirement}\nsent: ${result.requests.join('\n')}\ngot: ${result.got}`,
-    );
-    const body =
-      result.status === 'pass'
-        ? ''
-        : result.status === 'skipped'
-          ? `<skipped message="${escapeXml(result.got).replace(/"/g, '&quot;')}"/>`
-          : `<failure message="${escapeXml(result.got).replace(/"/g, '&quot;')}">${detail}</failure>`;
-    return `    <testcase classname="fake-marketing-server.verify" name="${name}" time="${time}">${body}</testcase>`;
-  });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites tests="${report.results.length}" failures="${report.failed}" skipped="${report.skipped}">`,
-    `  <testsuite name="marketing-api conformance" tests="${report.results.length}" failures="${report.failed}" skipped="${report.skipped}">`,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createFakeMarketingServer } from '../../src/index.js';
 import { basic, call, KEY, OTHER_KEY, SERVER_ID, useFake } from '../helpers/fake.js';
 
 const fake = useFake();
@@ -75,5 +76,51 @@ describe('Basic authentication', () => {
   it('accepts the scheme name in any case', async () => {
     const auth = `basic ${Buffer.from(`${SERVER_ID}:${KEY}`).toString('base64')}`;
     expect((await call(fake, 'GET', 'lists', { auth })).status).toBe(200);
+  });
+});
+
+// The in-process default is an empty fake (the sandbox seed is the CLI's): its first request must
+// say why it is refused and how to seed, in the answer and in the journal.
+describe('a fake created without a seed', () => {
+  const NO_SERVERS =
+    'Invalid credentials: this fake holds no server yet, so no key is valid. Seed one: the seed option of createFakeMarketingServer() or useFakeMarketingServer(), fake.seed(), fake.addServer(), or POST /__admin/seed.';
+
+  it('holds no server', async () => {
+    await using empty = await createFakeMarketingServer();
+    expect(empty.exportState()).toEqual({ servers: [] });
+  });
+
+  it.each([
+    ['no credentials', null],
+    ['the sandbox credentials', basic(12345, 'sandbox-key-12345')],
+  ])('answers %s with a 401 saying no server exists and how to seed one', async (_, auth) => {
+    await using empty = await createFakeMarketingServer();
+    for (const accept of ['application/json', 'text/xml']) {
+      const response = await call(empty, 'GET', 'lists', { auth, accept });
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Basic realm="marketing"');
+      if (accept === 'text/xml') expect(response.xml()).toEqual({ Error: { Message: NO_SERVERS } });
+      else expect(response.json()).toEqual({ message: NO_SERVERS });
+    }
+    const [entry] = empty.requests();
+    expect(entry?.status).toBe(401);
+    expect(entry?.response?.body).toBe(JSON.stringify({ message: NO_SERVERS }));
+  });
+
+  it('answers the usual 401 once a server exists, and 200 with its key', async () => {
+    await using fake = await createFakeMarketingServer();
+    const { serverId, key } = fake.addServer({});
+    const wrong = await call(fake, 'GET', 'lists', { auth: basic(serverId, 'wrong') });
+    expect(wrong.json()).toEqual({ message: UNAUTHORIZED });
+    expect((await call(fake, 'GET', 'lists', { auth: basic(serverId, key) })).status).toBe(200);
+  });
+
+  it('says no server exists again after reset() to its empty baseline', async () => {
+    await using fake = await createFakeMarketingServer();
+    fake.addServer({});
+    fake.reset();
+    expect((await call(fake, 'GET', 'lists', { auth: null })).json()).toEqual({
+      message: NO_SERVERS,
+    });
   });
 });

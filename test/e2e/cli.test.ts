@@ -172,6 +172,33 @@ describe('the sandbox CLI', () => {
     await exited;
   });
 
+  it('beyond loopback, as in a container: prints the listen address and where to find keys, never a key', async () => {
+    const cli = run(['--port', '0', '--http', '--host', '0.0.0.0', '--local-control-only']);
+    const { baseUrl, servers, text } = await started(cli);
+    expect(text).toMatch(/Listening {4}0\.0\.0\.0:\d+ \(every interface\)/);
+    expect(text).toContain('FMS_PUBLIC_URL');
+    expect(text).toContain('  Servers      12345, 6789');
+    expect(text).not.toContain('sandbox-key');
+    expect(servers).toEqual([]);
+    // The printed base URL works from this machine.
+    const lists = await send(`${baseUrl}/lists`, {
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    expect(lists.status).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
+  it('--public-url: the startup block prints the address clients use', async () => {
+    const cli = run(['--port', '0', '--http', '--public-url', 'http://fake.test:9000/']);
+    const { baseUrl, text } = await started(cli);
+    expect(baseUrl).toBe('http://fake.test:9000/marketing/v1');
+    expect(text).toContain('Control API  http://fake.test:9000/__admin');
+    expect(text).toContain('key sandbox-key-12345');
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+  });
+
   it('loads --seed and serves a given --cert/--key', async () => {
     const seedFile = join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify(smallSeed()));

@@ -126,7 +126,7 @@ describe.skipIf(!available)('the inspector page in headless Chromium', () => {
     await expect
       .poll(() => text('response-body'))
       .toContain('<ArrayOfList>\n  <List>\n    <Id>1</Id>');
-    // The README's screenshot: the page with an exchange open.
+    // The screenshot in docs/sandbox.md: the page with an exchange open.
     await page.locator('#journal tr[data-id]').nth(1).click();
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, FakeMarketingServer } from '../../src/index.js';
 import { AUTH, makeFake } from '../helpers/fake.js';
 
-// The README's recipes for trusting the fake's certificate, each tried for real, with
+// The recipes of docs/testing.md for trusting the fake's certificate, each tried for real, with
 // verification left on. A tool that is not on the machine skips its recipe.
 let fake: FakeMarketingServer;
 let address: Address;

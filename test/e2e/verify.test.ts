@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -15,6 +14,7 @@ import {
   verifyService,
 } from '../../src/index.js';
 import { CLI, spawnCli, started } from '../helpers/cli.js';
+import { DRIFTS, startDriftProxy } from '../helpers/drift-proxy.js';
 import { KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
 
 const READ_ONLY = verifyPlan(false).map((check) => check.id);
@@ -27,53 +27,6 @@ beforeAll(async () => {
   ({ baseUrl } = await fake.listen({ https: false }));
 });
 afterAll(() => fake.close());
-
-/** A proxy in front of the fake that changes its answers: a deliberately broken implementation. */
-async function brokenProxy(
-  breakIt: (
-    method: string,
-    path: string,
-    status: number,
-    body: string,
-  ) => { status: number; body: string },
-): Promise<{ url: string; server: Server }> {
-  const target = new URL(baseUrl);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const upstream = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: req.url,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => parts.push(chunk));
-          answer.on('end', () => {
-            const changed = breakIt(
-              req.method!,
-              req.url!,
-              answer.statusCode!,
-              Buffer.concat(parts).toString(),
-            );
-            res.writeHead(changed.status, {
-              'content-type': answer.headers['content-type'] ?? 'text/plain',
-            });
-            res.end(changed.body);
-          });
-        },
-      );
-      upstream.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/marketing/v1`, server };
-}
 
 describe('verifyService against this fake', () => {
   it('passes every check, read-only, and changes nothing', async () => {
@@ -101,15 +54,18 @@ describe('verifyService against this fake', () => {
     expect(report.results.map((result) => [result.id, result.status])).toEqual(
       ALL.map((id) => [id, 'pass']),
     );
-    expect(report.leftBehind).toHaveLength(1);
+    expect(report.leftBehind).toHaveLength(2);
     const address = /the contact (\S+)/.exec(report.leftBehind[0]!)![1]!;
+    expect(report.leftBehind[1]).toBe(
+      `the contact ${address} is unsubscribed (no method moves it out of Unsubscribed)`,
+    );
     expect(address).toMatch(/^fms-verify-[0-9a-f]{12}@example\.com$/);
     const after = fake.server(SERVER_ID);
     // The one thing added: the throwaway contact, on no list; every other contact as it was.
     expect(after.contacts().filter((contact) => contact.emailAddress !== address)).toEqual(
       contactsBefore,
     );
-    expect(after.contact(address)).toMatchObject({ status: 'Active', listIds: [] });
+    expect(after.contact(address)).toMatchObject({ status: 'Unsubscribed', listIds: [] });
     expect(after.customFields()).toEqual(fieldsBefore);
   });
 
@@ -123,9 +79,16 @@ describe('verifyService against this fake', () => {
         .map((check) => check.id),
     ).toEqual([
       'writes.add-creates',
+      'writes.add-by-id',
       'writes.re-add-idempotent',
       'writes.remove-keeps-contact',
-      'writes.field-create-duplicate-delete',
+      'writes.unsubscribe-by-email',
+      'writes.unsubscribe-by-id',
+      'writes.field-create',
+      'writes.field-duplicate',
+      'writes.field-delete',
+      'writes.field-name-50',
+      'writes.field-limit',
     ]);
   });
 
@@ -134,46 +97,6 @@ describe('verifyService against this fake', () => {
       /baseUrl/,
     );
     await expect(verifyService({ baseUrl, serverId: 1, key: '' })).rejects.toThrow(/key/);
-  });
-});
-
-describe('verify catches drift, naming the check', () => {
-  it.each([
-    [
-      'swaps two XML elements',
-      'lists.xml',
-      (_m: string, _p: string, status: number, body: string) => ({
-        status,
-        body: body.replace(/<Id>(\d+)<\/Id><Name>([^<]*)<\/Name>/g, '<Name>$2</Name><Id>$1</Id>'),
-      }),
-    ],
-    [
-      'changes a 409 message',
-      'errors.reserved-name',
-      (_m: string, _p: string, status: number, body: string) => ({
-        status,
-        body: body.replace('system reserved', 'reserved by the system'),
-      }),
-    ],
-    [
-      'answers 200 instead of 404',
-      'errors.unknown-field',
-      (method: string, path: string, status: number, body: string) =>
-        method === 'DELETE' && path.startsWith('/marketing/v1/customfields/')
-          ? { status: 200, body: '' }
-          : { status, body },
-    ],
-  ])('a proxy that %s fails %s, and only it', async (_what, failing, breakIt) => {
-    const proxy = await brokenProxy(breakIt);
-    try {
-      const report = await verifyService({ baseUrl: proxy.url, serverId: SERVER_ID, key: KEY });
-      expect(
-        report.results.filter((result) => result.status !== 'pass').map((result) => result.id),
-      ).toEqual([failing]);
-      expect(report.failed).toBe(1);
-    } finally {
-      proxy.server.close();
-    }
   });
 });
 
@@ -221,8 +144,12 @@ describe('the verify and import commands, over HTTPS through the CLI', () => {
       const wrong = await cli(['verify', ...account], {
         FMS_VERIFY_KEY: `${key}x`,
       });
-      expect(wrong.code).toBe(1);
-      expect(wrong.stdout).toContain('FAIL  lists.json');
+      // Refused credentials: could not run (3), said once with what to fix, no check reported.
+      expect(wrong.code).toBe(3);
+      expect(wrong.stdout).toContain('COULD NOT RUN: no check was made.');
+      expect(wrong.stdout.match(/the credentials are refused/g)).toHaveLength(1);
+      expect(wrong.stdout).toContain('fix:     check --server-id (the Basic username) and the key');
+      expect(wrong.stdout).not.toMatch(/^(PASS|FAIL|SKIP) /m);
 
       const seedFile = join(dir, 'imported.json');
       const imported = await cli(['import', ...account, '--out', seedFile], {
@@ -256,6 +183,65 @@ describe('the verify and import commands, over HTTPS through the CLI', () => {
     expect(noCa.code).toBe(2);
     expect(noCa.stderr).toContain('cannot read --ca /nonexistent/ca.pem');
   });
+});
+
+describe('verify exit codes and listings, through the CLI', () => {
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [CLI, ...args],
+        { env: { ...process.env, ...env } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+
+  it('exit 1 on drift (JUnit <failure>), 0 without; --only narrows the run', async () => {
+    const proxy = await startDriftProxy({
+      upstream: baseUrl,
+      drift: DRIFTS.find((drift) => drift.id === 'content.created-us-date-json'),
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'fms-verify-junit-'));
+    try {
+      const args = ['verify', '--base-url', proxy.baseUrl, '--server-id', String(SERVER_ID)];
+      const junit = join(dir, 'report.xml');
+      const drifted = await cli([...args, '--reporter', 'junit', '--out', junit], {
+        FMS_VERIFY_KEY: KEY,
+      });
+      expect(drifted.code).toBe(1);
+      expect(drifted.stdout).toContain('FAIL  content.timestamps');
+      const parsed = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, 'utf8'));
+      expect(parsed.testsuites['@_failures']).toBe('1');
+      expect(parsed.testsuites['@_errors']).toBe('0');
+      const only = await cli([...args, '--only', 'lists.json,lists.xml'], { FMS_VERIFY_KEY: KEY });
+      expect(only.code).toBe(0);
+      expect(only.stdout).toContain('2 passed, 0 failed, 0 skipped');
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('--list prints every check with its requirement; --help lists them; bad --only is usage (2)', async () => {
+    const list = await cli(['verify', '--list']);
+    expect(list.code).toBe(0);
+    for (const check of verifyPlan(true)) {
+      expect(list.stdout).toContain(`${check.id}${check.writes ? ' (writes)' : ''}\n`);
+      expect(list.stdout).toContain(`  requires: ${check.requirement}\n`);
+    }
+    const help = await cli(['verify', '--help']);
+    for (const id of ALL) expect(help.stdout).toContain(`  ${id}`);
+    expect(help.stdout).toContain('3 could not run');
+    const unknown = await cli(['verify', '--only', 'lists.jsn', '--list']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown check id(s): lists.jsn');
+    const writing = await cli(
+      ['verify', '--base-url', baseUrl, '--server-id', '1234', '--only', 'writes.field-create'],
+      { FMS_VERIFY_KEY: KEY },
+    );
+    expect(writing.code).toBe(2);
+    expect(writing.stderr).toContain('add --allow-writes');
+  }, 30_000);
 });
 
 describe('importSeed', () => {

@@ -108,7 +108,7 @@ export const ERROR_DRIFTS: readonly Drift[] = [
     answer: (answer, request) =>
       on(request, 'PUT', BY_EMAIL) &&
       answer.status === 400 &&
-      typeof requestJson(request)?.emailAddress === 'string'
+      !/^[^\s@]+@[^\s@]+$/.test(String(requestJson(request)?.emailAddress ?? 'x@y'))
         ? jsonAnswer(500, { message: 'Internal error' })
         : answer,
   }),
@@ -141,7 +141,9 @@ export const ERROR_DRIFTS: readonly Drift[] = [
     requirement: 'R15',
     caughtBy: ['errors.unknown-contact'],
     request: (request) =>
-      on(request, 'PUT', BY_ID) && request.apiPath.split('/')[4] === UNKNOWN
+      on(request, 'PUT', BY_ID) &&
+      request.apiPath.split('/')[4] === UNKNOWN &&
+      request.apiPath.split('/')[2] !== UNKNOWN
         ? madeUpMembership(request)
         : request,
   }),

@@ -8,7 +8,6 @@ import {
   mapJson,
   mapXml,
   on,
-  requestJson,
 } from './kit.js';
 
 const BY_EMAIL = /^\/lists\/[^/]+\/contacts$/;
@@ -56,13 +55,16 @@ export const WRITE_DRIFTS: readonly Drift[] = [
     section: '3 List membership; 7 Other rules',
     requirement: 'R25',
     caughtBy: ['writes.re-add-idempotent'],
-    request: (request, state) => {
-      if (!on(request, 'PUT', BY_EMAIL)) return request;
-      const key = `${request.apiPath} ${String(requestJson(request)?.emailAddress)}`;
+    // Remembers who is on which list from the answers: a removal takes the contact off again.
+    answer: (answer, request, state) => {
+      const listId = request.apiPath.split('/')[2];
+      if (on(request, 'DELETE', BY_ID)) state.delete(`${listId} ${request.apiPath.split('/')[4]}`);
+      if (!on(request, 'PUT', BY_EMAIL) || answer.status !== 200) return answer;
+      const key = `${listId} ${String((JSON.parse(answer.body) as { contactId?: unknown }).contactId)}`;
       if (state.has(key))
         return jsonAnswer(409, { message: 'The contact is already on the list.' });
       state.set(key, true);
-      return request;
+      return answer;
     },
   }),
   drift({
@@ -71,13 +73,19 @@ export const WRITE_DRIFTS: readonly Drift[] = [
     section: '3 List membership; 4 DELETE /lists/{listId}/contacts/{contactId}',
     requirement: 'R26',
     caughtBy: ['writes.remove-keeps-contact'],
-    request: (request, state) => {
+    // A deleted contact comes back (as a new contact) when it is added by address again.
+    answer: (answer, request, state) => {
       const contactId = request.apiPath.split('/')[4];
-      if (on(request, 'DELETE', BY_ID)) state.set(`gone ${contactId}`, true);
-      else if (on(request, 'PUT', BY_ID) && state.has(`gone ${contactId}`)) {
+      if (on(request, 'DELETE', BY_ID) && answer.status < 300) state.set(`gone ${contactId}`, true);
+      if (on(request, 'PUT', BY_EMAIL) && answer.status === 200) {
+        state.delete(
+          `gone ${String((JSON.parse(answer.body) as { contactId?: unknown }).contactId)}`,
+        );
+      }
+      if (on(request, 'PUT', BY_ID) && state.has(`gone ${contactId}`)) {
         return jsonAnswer(404, { message: `Contact ${contactId} does not exist.` });
       }
-      return request;
+      return answer;
     },
   }),
   drift({
@@ -162,6 +170,7 @@ export const WRITE_DRIFTS: readonly Drift[] = [
       'writes.remove-keeps-contact',
       'writes.unsubscribe-by-email',
       'writes.unsubscribe-by-id',
+      'writes.field-limit',
     ],
     answer: (answer, request) =>
       on(request, 'GET', COLLECTION) && answer.status === 200

@@ -1,0 +1,161 @@
+import type { Answer, Call } from './http-client.js';
+import { readXml, type XmlElement } from './xml-read.js';
+
+/** How much of an answer body a report shows. */
+export const BODY_SHOWN = 300;
+
+/** What came back, as a report shows it. */
+export interface AnswerShown {
+  readonly status: number;
+  readonly contentType: string;
+  /** The body, cut to {@link BODY_SHOWN} characters. */
+  readonly body: string;
+}
+
+/** Cuts an answer for the report. */
+export function showAnswer(answer: Answer): AnswerShown {
+  const body =
+    answer.body.length > BODY_SHOWN
+      ? `${answer.body.slice(0, BODY_SHOWN)}... (${answer.body.length} characters)`
+      : answer.body;
+  return { status: answer.status, contentType: answer.contentType || '(none)', body };
+}
+
+/** The answer differs from the description: the check fails with what was wanted. */
+export class Mismatch extends Error {
+  override name = 'Mismatch';
+  constructor(
+    readonly wanted: string,
+    readonly got: string,
+    readonly answer?: Answer,
+  ) {
+    super(`${got} (wanted ${wanted})`);
+  }
+}
+
+/** The check cannot judge this account; the reason is exact and is reported. */
+export class Skip extends Error {
+  override name = 'Skip';
+}
+
+/** Everything a check can use. One per check run: nothing is shared between checks. */
+export interface CheckTools {
+  /** Sends a request; it is recorded for the report (never with the key). */
+  call(call: Call): Promise<Answer>;
+  readonly serverId: number;
+  readonly key: string;
+  /** Names no account holds, fresh for each run: `fms-verify-<hex>@example.com`, `FmsVerify<hex>`. */
+  readonly run: { readonly address: string; readonly fieldName: string; readonly tag: string };
+  /** A remark that is not a failure: an additive difference, for instance. */
+  note(text: string): void;
+  /**
+   * Records something the check made. `undo` runs in the run's `finally`, whatever happened;
+   * without it, or when it returns false or throws, the thing is reported as left on the account.
+   */
+  made(what: string, undo?: () => Promise<boolean>): void;
+}
+
+/** One check: a declarative entry in one of the files of src/verify/checks/. */
+export interface Check {
+  /** Stable id, e.g. `lists.xml`: JUnit test names and `--only` use it. */
+  readonly id: string;
+  /** The section of the service description it follows, e.g. `2 List`. */
+  readonly section: string;
+  /** What the description requires, in its words where it has them. */
+  readonly requirement: string;
+  /** Changes the account (runs only with --allow-writes). */
+  readonly writes: boolean;
+  /** The requests it sends, for --dry-run and --list. */
+  readonly requests: readonly string[];
+  /** Sends the requests and throws {@link Mismatch} or {@link Skip}; returns what passed. */
+  readonly expect: (tools: CheckTools) => Promise<string>;
+}
+
+/** An id no account holds: far above anything a server assigns. */
+export const UNKNOWN_ID = 999_999_999;
+
+/** The media type of an answer, lower case, without parameters. */
+export const mediaType = (answer: Answer) =>
+  (answer.contentType.split(';')[0] ?? '').trim().toLowerCase();
+
+/** Throws unless the status is one of `wanted` (a number, a list, or `2xx`). */
+export function expectStatus(
+  answer: Answer,
+  wanted: number | readonly number[] | '2xx',
+  what = '',
+) {
+  const ok =
+    wanted === '2xx'
+      ? answer.status >= 200 && answer.status < 300
+      : typeof wanted === 'number'
+        ? answer.status === wanted
+        : wanted.includes(answer.status);
+  if (!ok) {
+    const label = wanted === '2xx' ? 'a 2xx success' : [wanted].flat().join(' or ');
+    throw new Mismatch(`${what}status ${label}`, `${what}status ${answer.status}`, answer);
+  }
+}
+
+/** Throws unless the answer is a refusal (4xx): for errors whose status is not given. */
+export function expectRefused(answer: Answer, what = '') {
+  if (answer.status < 400 || answer.status >= 500) {
+    throw new Mismatch(`${what}a refusal (4xx)`, `${what}status ${answer.status}`, answer);
+  }
+}
+
+/** The JSON of an answer, or undefined when the body is not JSON (for finding, not judging). */
+export function tryJson(answer: Answer): unknown {
+  try {
+    return JSON.parse(answer.body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON of an answer; throws a mismatch when the body is not JSON. */
+export function jsonOf(answer: Answer, what = ''): unknown {
+  try {
+    return JSON.parse(answer.body);
+  } catch {
+    throw new Mismatch(`${what}a JSON body`, `${what}a body that is not JSON`, answer);
+  }
+}
+
+/** The root element of an XML answer; throws a mismatch when it is not well-formed XML. */
+export function xmlOf(answer: Answer, what = ''): XmlElement {
+  const root = readXml(answer.body);
+  if (!root)
+    throw new Mismatch(`${what}a well-formed XML body`, `${what}a body that is not XML`, answer);
+  return root;
+}
+
+/** Throws unless the JSON answer's `message` is exactly `message`. */
+export function expectJsonMessage(answer: Answer, message: string, what = '') {
+  const value = jsonOf(answer, what) as { message?: unknown } | null;
+  const actual = value && typeof value === 'object' ? value.message : undefined;
+  if (actual !== message) {
+    throw new Mismatch(
+      `${what}message ${JSON.stringify(message)}`,
+      actual === undefined ? `${what}no message field` : `${what}message ${JSON.stringify(actual)}`,
+      answer,
+    );
+  }
+}
+
+/** Throws unless the XML answer carries `message` as the text of one of its elements. */
+export function expectXmlMessage(answer: Answer, message: string, what = '') {
+  const root = xmlOf(answer, what);
+  const texts: string[] = [];
+  const walk = (element: XmlElement) => {
+    if (element.children.length === 0) texts.push(element.text.trim());
+    element.children.forEach(walk);
+  };
+  walk(root);
+  if (!texts.includes(message)) {
+    throw new Mismatch(
+      `${what}an element with the text ${JSON.stringify(message)}`,
+      `${what}element texts ${JSON.stringify(texts)}`,
+      answer,
+    );
+  }
+}

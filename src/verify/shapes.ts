@@ -1,0 +1,143 @@
+import { type CheckTools, Mismatch } from './check-kit.js';
+import type { Answer } from './http-client.js';
+import type { XmlElement } from './xml-read.js';
+
+/** What one field's value must be. */
+export type Rule = 'integer' | 'string' | 'url' | 'iso-utc' | { readonly equals: unknown };
+
+const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,7})?(Z|\+00:00)$/;
+
+/** True when `text` is an ISO 8601 timestamp in UTC (`Z` or `+00:00`), and a real instant. */
+export function isIsoUtc(text: unknown): boolean {
+  return typeof text === 'string' && ISO_UTC.test(text) && !Number.isNaN(Date.parse(text));
+}
+
+function isUrl(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `value` follows `rule`, and the rule in words for the report. */
+export function follows(value: unknown, rule: Rule): [boolean, string] {
+  if (typeof rule === 'object') return [value === rule.equals, JSON.stringify(rule.equals)];
+  switch (rule) {
+    case 'integer':
+      return [Number.isInteger(value), 'an integer'];
+    case 'string':
+      return [typeof value === 'string', 'a string'];
+    case 'url':
+      return [isUrl(value), 'an absolute http(s) URL'];
+    case 'iso-utc':
+      return [isIsoUtc(value), 'an ISO 8601 UTC timestamp'];
+  }
+}
+
+/**
+ * Throws unless `value` (from `answer`) is an object with every field of `rules`, each following
+ * its rule. Fields the description does not list are additions, noted and accepted.
+ */
+export function expectObject(
+  tools: CheckTools,
+  answer: Answer,
+  value: unknown,
+  rules: Readonly<Record<string, Rule>>,
+  label: string,
+): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Mismatch(
+      `${label} as an object`,
+      `${label} as ${JSON.stringify(value)?.slice(0, 60)}`,
+      answer,
+    );
+  }
+  const record = value as Record<string, unknown>;
+  for (const [name, rule] of Object.entries(rules)) {
+    const [ok, wanted] = follows(record[name], rule);
+    if (!(name in record))
+      throw new Mismatch(`${label}.${name}: ${wanted}`, `${label} has no ${name}`, answer);
+    if (!ok) {
+      throw new Mismatch(
+        `${label}.${name}: ${wanted}`,
+        `${label}.${name} is ${JSON.stringify(record[name])}`,
+        answer,
+      );
+    }
+  }
+  const extra = Object.keys(record).filter((name) => !(name in rules));
+  if (extra.length > 0)
+    tools.note(
+      `${label} has field(s) the description does not list: ${extra.join(', ')} (accepted)`,
+    );
+}
+
+/** Throws unless the JSON answer is an array of objects following `rules`; returns the items. */
+export function expectArrayOf(
+  tools: CheckTools,
+  answer: Answer,
+  value: unknown,
+  rules: Readonly<Record<string, Rule>>,
+  label: string,
+): Record<string, unknown>[] {
+  if (!Array.isArray(value))
+    throw new Mismatch('a JSON array', `${JSON.stringify(value)?.slice(0, 60)}`, answer);
+  for (const [index, item] of value.entries()) {
+    expectObject(tools, answer, item, rules, `${label}[${index}]`);
+  }
+  return value as Record<string, unknown>[];
+}
+
+/**
+ * Throws unless `root` is named `rootName` and each child is an `itemName` whose described
+ * children come in `order`, each following its rule. Other elements are noted and accepted.
+ */
+export function expectXmlItems(
+  tools: CheckTools,
+  answer: Answer,
+  root: XmlElement,
+  rootName: string,
+  itemName: string,
+  order: readonly (readonly [string, Rule])[],
+): XmlElement[] {
+  if (root.name !== rootName)
+    throw new Mismatch(`root element ${rootName}`, `root element ${root.name}`, answer);
+  const described = order.map(([name]) => name);
+  root.children.forEach((item, index) => {
+    const label = `${itemName} ${index + 1}`;
+    if (item.name !== itemName)
+      throw new Mismatch(`items named ${itemName}`, `an item named ${item.name}`, answer);
+    const names = item.children
+      .map((child) => child.name)
+      .filter((name) => described.includes(name));
+    if (names.join() !== described.join()) {
+      throw new Mismatch(
+        `${label} with ${described.join(', ')} in that order`,
+        `${label} with ${names.join(', ') || 'none of them'}`,
+        answer,
+      );
+    }
+    for (const [name, rule] of order) {
+      const text = item.children.find((child) => child.name === name)?.text.trim() ?? '';
+      const value = rule === 'integer' ? (/^-?\d+$/.test(text) ? Number(text) : text) : text;
+      const wantedValue = typeof rule === 'object' ? { equals: String(rule.equals) } : rule;
+      const [ok, wanted] = follows(value, wantedValue);
+      if (!ok)
+        throw new Mismatch(
+          `${label} ${name}: ${wanted}`,
+          `${label} ${name} is ${JSON.stringify(text)}`,
+          answer,
+        );
+    }
+    const extra = item.children
+      .map((child) => child.name)
+      .filter((name) => !described.includes(name));
+    if (extra.length > 0)
+      tools.note(
+        `${label} has element(s) the description does not list: ${extra.join(', ')} (accepted)`,
+      );
+  });
+  return root.children;
+}

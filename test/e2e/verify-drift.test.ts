@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMarketingServer } from '../../src/index.js';
+import { verifyPlan, verifyService } from '../../src/index.js';
+import {
+  DRIFTS,
+  type Drift,
+  type DriftProxy,
+  HARMLESS,
+  startDriftProxy,
+} from '../helpers/drift-proxy.js';
+import { KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
+
+/**
+ * verify's own drift suite: one fake, the project's drift proxy in front of it, one drift at a
+ * time; each drift must fail exactly the checks named for it, and the harmless variations none.
+ */
+let fake: FakeMarketingServer;
+let proxy: DriftProxy;
+beforeAll(async () => {
+  fake = await makeFake();
+  const address = await fake.listen({ https: false });
+  proxy = await startDriftProxy({ upstream: address.url });
+});
+afterAll(async () => {
+  await proxy.close();
+  await fake.close();
+});
+
+const ALL = verifyPlan(true).map((check) => check.id);
+const caught: string[] = [];
+
+async function runWith(drift: Drift | undefined) {
+  fake.reset();
+  proxy.use(drift);
+  const report = await verifyService({
+    baseUrl: proxy.baseUrl,
+    serverId: SERVER_ID,
+    key: KEY,
+    allowWrites: true,
+  });
+  const ids = (status: string) =>
+    report.results.filter((result) => result.status === status).map((result) => result.id);
+  return { report, failed: ids('fail'), skipped: ids('skipped'), errors: ids('error') };
+}
+
+describe('verify drift suite', () => {
+  it('passes every check through the proxy with no drift on, and leaves only its contact', async () => {
+    const { report, failed, skipped, errors } = await runWith(undefined);
+    expect({ failed, skipped, errors }).toEqual({ failed: [], skipped: [], errors: [] });
+    expect(report.results.map((result) => result.id)).toEqual(ALL);
+    expect(report.exitCode).toBe(0);
+    expect(report.leftBehind).toEqual([
+      expect.stringMatching(/^the contact fms-verify-[0-9a-f]{12}@example\.com \(contacts cannot/),
+      expect.stringMatching(/is unsubscribed/),
+    ]);
+  });
+
+  it.each(HARMLESS.map((drift) => [drift.id, drift] as const))(
+    'harmless: %s passes',
+    async (_id, drift) => {
+      const { failed, skipped, errors } = await runWith(drift);
+      expect({ failed, skipped, errors }).toEqual({ failed: [], skipped: [], errors: [] });
+    },
+  );
+
+  it.each(DRIFTS.map((drift) => [drift.id, drift] as const))(
+    'drift %s: fails exactly the checks named for it',
+    async (_id, drift) => {
+      const { report, failed, skipped, errors } = await runWith(drift);
+      expect({ failed, skipped, errors }).toEqual({
+        failed: [...drift.caughtBy],
+        skipped: [...(drift.skips ?? [])],
+        errors: [],
+      });
+      expect(report.exitCode).toBe(1);
+      for (const result of report.results.filter((r) => r.status === 'fail')) {
+        expect(result.wanted, result.id).toBeTruthy();
+        expect(result.answer, result.id).toBeDefined();
+      }
+      caught.push(drift.id);
+    },
+  );
+
+  it('reports the catch rate', () => {
+    const rate = `${caught.length}/${DRIFTS.length}`;
+    console.log(
+      `verify drift suite: caught ${rate} drifts (${new Set(DRIFTS.map((d) => d.requirement)).size} requirements), ${HARMLESS.length} harmless variations passed`,
+    );
+    expect(caught.length).toBe(DRIFTS.length);
+  });
+});
+
+describe('the requirements table of docs/fidelity.md', () => {
+  const doc = readFileSync(new URL('../../docs/fidelity.md', import.meta.url), 'utf8');
+  const rows = [...doc.matchAll(/^\| (R\d\d) \|.*\| `([\w.-]+)` \| (read-only|write) \|$/gm)].map(
+    ([, requirement, check, mode]) => ({ requirement: requirement!, check: check!, mode: mode! }),
+  );
+
+  it('names every check once, with its mode', () => {
+    expect(rows.map((row) => [row.check, row.mode])).toEqual(
+      verifyPlan(true).map((check) => [check.id, check.writes ? 'write' : 'read-only']),
+    );
+  });
+
+  it('has drifts for every requirement, each failing the check the table names for it', () => {
+    for (const row of rows) {
+      const drifts = DRIFTS.filter((drift) => drift.requirement === row.requirement);
+      expect(drifts.length, row.requirement).toBeGreaterThan(0);
+      for (const drift of drifts) expect(drift.caughtBy, drift.id).toContain(row.check);
+    }
+    expect(new Set(DRIFTS.map((drift) => drift.requirement))).toEqual(
+      new Set(rows.map((row) => row.requirement)),
+    );
+    expect(doc).toContain(`Catch rate: ${DRIFTS.length} of ${DRIFTS.length}.`);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { isIsoUtc } from '../../src/verify/shapes.js';
+import { readXml } from '../../src/verify/xml-read.js';
+
+const names = (text: string) => {
+  const root = readXml(text);
+  return (
+    root && [
+      root.name,
+      root.children.map((item) =>
+        item.children.map((child) => `${child.name}=${child.text.trim()}`),
+      ),
+    ]
+  );
+};
+
+describe("verify's XML reader", () => {
+  it('reads local names, in order, ignoring declarations, namespaces, attributes and whitespace', () => {
+    const plain =
+      '<?xml version="1.0" encoding="utf-8"?><ArrayOfList><List><Id>1</Id><Name>A &amp; B</Name></List></ArrayOfList>';
+    const dressed = `<?xml version="1.0"?>\n<!-- c -->\n<a:ArrayOfList xmlns:a="urn:x" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">\n  <a:List i:type="x">\n    <a:Id>1</a:Id>\n    <a:Name><![CDATA[A & B]]></a:Name>\n  </a:List>\n</a:ArrayOfList>\n`;
+    expect(names(plain)).toEqual(['ArrayOfList', [['Id=1', 'Name=A & B']]]);
+    expect(names(dressed)).toEqual(names(plain));
+    expect(names('<ArrayOfList/>')).toEqual(['ArrayOfList', []]);
+  });
+
+  it.each([
+    ['JSON', '[{"id":1}]'],
+    ['an unclosed element', '<A><B></A>'],
+    ['two roots', '<A/><B/>'],
+    ['text outside the root', '<A/>trailing'],
+    ['a stray <', '<A>1 < 2</A>'],
+    ['an empty body', ''],
+  ])('is undefined for %s', (_what, text) => {
+    expect(readXml(text)).toBeUndefined();
+  });
+});
+
+describe('ISO 8601 UTC', () => {
+  it.each([
+    '2026-11-23T10:00:00Z',
+    '2026-11-23T10:00:00.123Z',
+    '2026-11-23T10:00:00.1234567Z',
+    '2026-11-23T10:00:00+00:00',
+  ])('accepts %s', (text) => expect(isIsoUtc(text)).toBe(true));
+  it.each([
+    '11/23/2026 10:00:00',
+    '/Date(1763892000000)/',
+    '2026-11-23T10:00:00',
+    '2026-11-23T12:00:00+02:00',
+    '2026-11-23',
+    '2026-13-45T10:00:00Z',
+    1763892000000,
+  ])('refuses %s', (text) => expect(isIsoUtc(text)).toBe(false));
+});
