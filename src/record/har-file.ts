@@ -3,13 +3,19 @@ import type { HarEntry } from '../control/har.js';
 import { PACKAGE_VERSION } from '../version.js';
 
 const TAIL = Buffer.from('\n]}}\n');
+/** How soon after an exchange the file is written, at least. */
+const MIN_DELAY_MS = 25;
+/** At most: a long recording is written less often, never more than this late. */
+const MAX_DELAY_MS = 1000;
 
 /**
  * A HAR 1.2 file that is whole at every moment: each write goes to a temporary file that is then
  * renamed over the HAR, so a reader, Ctrl+C or a crash sees the file before or after an exchange,
  * never half of one. Entries are kept serialised in one growing buffer, so adding one costs its own
- * size on the event loop; writes run one at a time and a write that was asked for while another
- * ran covers every entry added meanwhile.
+ * size on the event loop. Rewriting the whole file after every exchange would cost each exchange
+ * the file's size in I/O, so exchanges are written in batches: 25 ms after the first one not yet
+ * on disk, or ten times as long as the last write took (a long recording spends at most a tenth of
+ * its time writing), at most a second; `write()` (on close) writes at once.
  */
 export class HarFile {
   private buffer: Buffer;
@@ -17,12 +23,17 @@ export class HarFile {
   private count: number;
   private writing: Promise<void> | undefined;
   private pending = false;
-  private failure: Error | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private lastWriteMs = 0;
 
-  /** Starts a file with `previous` entries (a recording being continued) or none. */
+  /**
+   * Starts a file with `previous` entries (a recording being continued) or none; `onError` hears
+   * of a batch that could not be written (the next write tries again).
+   */
   constructor(
     readonly path: string,
     previous: readonly unknown[] = [],
+    private readonly onError: (error: Error) => void = () => {},
   ) {
     const head = `{"log":{"version":"1.2","creator":${JSON.stringify({
       name: 'fake-marketing-server record',
@@ -39,15 +50,20 @@ export class HarFile {
     return this.count;
   }
 
-  /** Adds one exchange and writes the file (now, or right after the write under way). */
-  append(entry: HarEntry): Promise<void> {
+  /** Adds one exchange; the file is written with the next batch. */
+  append(entry: HarEntry): void {
     this.add(entry);
-    return this.write();
+    if (this.timer !== undefined) return;
+    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, this.lastWriteMs * 10));
+    this.timer = setTimeout(() => {
+      this.write().catch((error: unknown) => this.onError(error as Error));
+    }, delay);
   }
 
-  /** Writes the file as it stands; resolves when every entry added so far is on disk. */
+  /** Writes the file as it stands now; resolves when every entry added so far is on disk. */
   write(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.writing) {
       this.pending = true;
       return this.writing;
@@ -60,7 +76,9 @@ export class HarFile {
     try {
       do {
         this.pending = false;
+        const started = performance.now();
         await this.replace(this.buffer.subarray(0, this.length));
+        this.lastWriteMs = performance.now() - started;
       } while (this.pending);
     } finally {
       this.writing = undefined;
@@ -93,7 +111,6 @@ export class HarFile {
       await rename(temporary, this.path);
     } catch (error) {
       await rm(temporary, { force: true });
-      this.failure = error as Error;
       throw error;
     }
   }

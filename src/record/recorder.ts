@@ -74,7 +74,9 @@ export class RecorderOptionError extends Error {
  */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = parseUpstream(options.upstream);
-  const file = new HarFile(options.out, previousEntries(options.out));
+  const file = new HarFile(options.out, previousEntries(options.out), (error) =>
+    process.emitWarning(`record: cannot write ${options.out}: ${error.message}`),
+  );
   const agentOptions = { keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) };
   const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
@@ -84,9 +86,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const done = forward(req, res, { upstream, agent, timeoutMs }).then((exchange) => {
       nextId += 1;
-      return file.append(exchangeEntry(nextId, exchange, upstream)).catch((error: unknown) => {
-        process.emitWarning(`record: cannot write ${options.out}: ${(error as Error).message}`);
-      });
+      file.append(exchangeEntry(nextId, exchange, upstream));
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
