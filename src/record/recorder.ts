@@ -84,10 +84,14 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   let nextId = file.entries;
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const done = forward(req, res, { upstream, agent, timeoutMs }).then((exchange) => {
-      nextId += 1;
-      file.append(exchangeEntry(nextId, exchange, upstream));
-    });
+    const done = forward(req, res, { upstream, agent, timeoutMs }).then(
+      (exchange) => {
+        nextId += 1;
+        file.append(exchangeEntry(nextId, exchange, upstream));
+      },
+      // The client went away before its request was whole: nothing was exchanged to record.
+      () => res.destroy(),
+    );
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
@@ -119,6 +123,9 @@ async function closeRecorder(
   server.closeIdleConnections();
   await Promise.all([...inFlight]);
   server.closeAllConnections();
+  // A keep-alive connection may have sent one more request meanwhile: it is cut off, and what
+  // became of it is recorded before the last write.
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
   await closed;
   agent.destroy();
   await file.write();
