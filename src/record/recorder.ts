@@ -90,7 +90,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         file.append(exchangeEntry(nextId, exchange, upstream));
       },
       // The client went away before its request was whole: nothing was exchanged to record.
-      () => res.destroy(),
+      () => {
+        res.destroy();
+      },
     );
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
