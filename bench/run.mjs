@@ -375,11 +375,20 @@ function startupBenchmarks() {
   return { image: hasImage ? image : undefined, ...JSON.parse(output) };
 }
 
+function recordReplayBenchmarks() {
+  const output = execFileSync(process.execPath, [join(HERE, 'record-replay.mjs')], {
+    encoding: 'utf8',
+  });
+  log(`Record and replay: ${output.trim()}`);
+  return JSON.parse(output);
+}
+
 const answers = await expectedAnswers();
 const socket = await socketBenchmarks(answers);
 const peers = SKIP_PEERS ? [] : await peerBenchmarks(answers);
 const inProcess = inProcessBenchmarks();
 const startup = startupBenchmarks();
+const recordReplay = recordReplayBenchmarks();
 const report = (await import('./report.mjs')).renderResults({
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
@@ -389,5 +398,6 @@ const report = (await import('./report.mjs')).renderResults({
   inProcess,
   startup,
 });
-writeFileSync(join(HERE, 'RESULTS.md'), report);
+const { renderRecordReplay, withSection } = await import('./record-replay.mjs');
+writeFileSync(join(HERE, 'RESULTS.md'), withSection(report, renderRecordReplay(recordReplay)));
 log(`Wrote ${join(HERE, 'RESULTS.md')}`);
