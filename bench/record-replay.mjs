@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -91,6 +91,7 @@ async function recorderOverhead(folder) {
     addedP99Ms: round(quantile(through, 0.99) - quantile(direct, 0.99), 3),
     harEntries: entries,
     harBytes: statSync(out).size,
+    loadAverage: round(loadavg()[0], 1),
   };
 }
 
@@ -168,7 +169,7 @@ export function renderRecordReplay({ overhead, replay }) {
   return [
     '## Record and replay',
     '',
-    `From bench/record-replay.mjs. Recorder: ${overhead.exchanges} sequential keep-alive exchanges (GET /lists and GET /content in turn) each way, straight to the fake and through \`record\` in front of it (each in its own process, plain HTTP on loopback), in ${ROUNDS} alternating rounds; the recorder wrote ${overhead.harEntries} entries (${Math.round(overhead.harBytes / 1024)} KiB), the file whole after every exchange. Replay: the fake's own HAR of a mixed session (reads and writes, JSON and XML), starting state inferred, median of 3 runs.`,
+    `From bench/record-replay.mjs. Recorder: ${overhead.exchanges} sequential keep-alive exchanges (GET /lists and GET /content in turn) each way, straight to the fake and through \`record\` in front of it (each in its own process, plain HTTP on loopback), in ${ROUNDS} alternating rounds; the recorder wrote ${overhead.harEntries} entries (${Math.round(overhead.harBytes / 1024)} KiB; the file whole at every moment, written in batches). Load average during the run: ${overhead.loadAverage} on ${cpus().length} cores (other jobs shared the machine: the p99 figures carry their noise). Replay: the fake's own HAR of a mixed session (reads and writes, JSON and XML), starting state inferred, median of 3 runs.`,
     '',
     '| measure | result | target |  |',
     '| --- | ---: | --- | --- |',

@@ -14,7 +14,7 @@ const MAX_DELAY_MS = 1000;
  * never half of one. Entries are kept serialised in one growing buffer, so adding one costs its own
  * size on the event loop. Rewriting the whole file after every exchange would cost each exchange
  * the file's size in I/O, so exchanges are written in batches: 25 ms after the first one not yet
- * on disk, or ten times as long as the last write took (a long recording spends at most a tenth of
+ * on disk, or twenty times as long as the last write took (a long recording spends at most a 20th of
  * its time writing), at most a second; `write()` (on close) writes at once.
  */
 export class HarFile {
@@ -54,7 +54,7 @@ export class HarFile {
   append(entry: HarEntry): void {
     this.add(entry);
     if (this.timer !== undefined) return;
-    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, this.lastWriteMs * 10));
+    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, this.lastWriteMs * 20));
     this.timer = setTimeout(() => {
       this.write().catch((error: unknown) => this.onError(error as Error));
     }, delay);
