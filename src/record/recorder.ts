@@ -1,19 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import {
   Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingHttpHeaders,
   type IncomingMessage,
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { toHarEntry } from '../control/har.js';
 import { journalEntryOf } from '../control/journal.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
+import { type Exchange, forward, parseUpstream, type Upstream } from './forward.js';
 import { HarFile } from './har-file.js';
+import { RecorderOptionError } from './recorder-error.js';
+
+export { RecorderOptionError };
 
 /** Options of {@link startRecorder}. */
 export interface RecorderOptions {
@@ -49,22 +51,7 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-/** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'upgrade',
-]);
-const MARKETING = /\/marketing\/(v1|beta)\/?$/;
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
-
-/** Errors the caller must report as a usage problem (a bad upstream URL, an unreadable --out). */
-export class RecorderOptionError extends Error {
-  override name = 'RecorderOptionError';
-}
 
 /**
  * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`
@@ -133,30 +120,6 @@ async function closeRecorder(
   await file.write();
 }
 
-interface Upstream {
-  readonly https: boolean;
-  readonly origin: string;
-  readonly host: string;
-  /** Path before `/marketing/v1` on the upstream (a gateway's prefix), without a final `/`. */
-  readonly prefix: string;
-}
-
-function parseUpstream(text: string): Upstream {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new RecorderOptionError(
-      `--upstream must be a URL such as https://api.example.com, got '${text}'.`,
-    );
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new RecorderOptionError(`--upstream must be an http or https URL, got '${text}'.`);
-  }
-  const prefix = url.pathname.replace(MARKETING, '').replace(/\/$/, '');
-  return { https: url.protocol === 'https:', origin: url.origin, host: url.host, prefix };
-}
-
 /** The entries of an existing HAR at `out`, to continue it; none when there is no file. */
 function previousEntries(out: string): unknown[] {
   if (!existsSync(out)) return [];
@@ -169,106 +132,6 @@ function previousEntries(out: string): unknown[] {
   throw new RecorderOptionError(
     `${out} exists and is not a HAR file: give another --out (it is never overwritten).`,
   );
-}
-
-interface Exchange {
-  readonly arrived: number;
-  readonly started: number;
-  readonly method: string;
-  readonly path: string;
-  readonly requestHeaders: IncomingHttpHeaders;
-  readonly requestBody: Buffer;
-  readonly status: number;
-  readonly responseHeaders: IncomingHttpHeaders;
-  readonly responseBody: Buffer;
-  /** Why the upstream gave no answer (the client got a 502). */
-  readonly unreachable?: string;
-}
-
-interface Route {
-  readonly upstream: Upstream;
-  readonly agent: HttpAgent;
-  readonly timeoutMs: number;
-}
-
-async function forward(req: IncomingMessage, res: ServerResponse, route: Route): Promise<Exchange> {
-  const arrived = Date.now();
-  const started = performance.now();
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const requestBody = Buffer.concat(chunks);
-  const path = route.upstream.prefix + (req.url ?? '/');
-  const requestHeaders = forwardedHeaders(req.headers);
-  requestHeaders.host = route.upstream.host;
-  const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
-  try {
-    const answer = await send(route, base);
-    const responseHeaders = forwardedHeaders(answer.headers);
-    res.writeHead(answer.statusCode ?? 502, responseHeaders);
-    const body: Buffer[] = [];
-    for await (const chunk of answer) {
-      body.push(chunk as Buffer);
-      res.write(chunk);
-    }
-    res.end();
-    return {
-      ...base,
-      status: answer.statusCode ?? 0,
-      responseHeaders: answer.headers,
-      responseBody: Buffer.concat(body),
-    };
-  } catch (error) {
-    const reason = describeError(error as NodeJS.ErrnoException, route);
-    const body = Buffer.from(
-      JSON.stringify({ message: `fake-marketing-server record: ${reason}` }),
-    );
-    const responseHeaders = {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(body.length),
-    };
-    if (!res.headersSent) res.writeHead(502, responseHeaders).end(body);
-    else res.destroy();
-    return { ...base, status: 502, responseHeaders, responseBody: body, unreachable: reason };
-  }
-}
-
-function send(
-  route: Route,
-  exchange: {
-    method: string;
-    path: string;
-    requestHeaders: IncomingHttpHeaders;
-    requestBody: Buffer;
-  },
-): Promise<IncomingMessage> {
-  const request = route.upstream.https ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = request(route.upstream.origin + exchange.path, {
-      method: exchange.method,
-      headers: exchange.requestHeaders,
-      agent: route.agent,
-      timeout: route.timeoutMs,
-    });
-    req.on('response', resolve);
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    req.on('error', reject);
-    req.end(exchange.requestBody.length > 0 ? exchange.requestBody : undefined);
-  });
-}
-
-function describeError(error: NodeJS.ErrnoException, route: Route): string {
-  const where = route.upstream.origin;
-  if (error.code === 'TIMEOUT')
-    return `upstream ${where} gave no answer within ${route.timeoutMs} ms`;
-  return `upstream ${where} could not be reached: ${error.code ? `${error.code} ` : ''}${error.message}`;
-}
-
-function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const copy: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HOP_BY_HOP.has(name) && value !== undefined) copy[name] = value;
-  }
-  return copy;
 }
 
 /** HAR bodies are decoded (HAR 1.2, `content.text`): a compressed answer is stored inflated. */
