@@ -30,14 +30,17 @@ afterAll(async () => {
 const ALL = verifyPlan(true).map((check) => check.id);
 const caught: string[] = [];
 
-async function runWith(drift: Drift | undefined) {
+const READ_ONLY = new Set(verifyPlan(false).map((check) => check.id));
+const caughtReadOnly: string[] = [];
+
+async function runWith(drift: Drift | undefined, allowWrites = true) {
   fake.reset();
   proxy.use(drift);
   const report = await verifyService({
     baseUrl: proxy.baseUrl,
     serverId: SERVER_ID,
     key: KEY,
-    allowWrites: true,
+    allowWrites,
   });
   const ids = (status: string) =>
     report.results.filter((result) => result.status === status).map((result) => result.id);
@@ -79,13 +82,19 @@ describe('verify drift suite', () => {
         expect(result.answer, result.id).toBeDefined();
       }
       caught.push(drift.id);
+      // Read-only, the same drift fails exactly the read-only checks among those named.
+      const readOnly = await runWith(drift, false);
+      const wanted = drift.caughtBy.filter((id) => READ_ONLY.has(id));
+      expect(readOnly.failed).toEqual(wanted);
+      expect(readOnly.report.exitCode).toBe(wanted.length > 0 ? 1 : 0);
+      if (wanted.length > 0) caughtReadOnly.push(drift.id);
     },
   );
 
   it('reports the catch rate', () => {
     const rate = `${caught.length}/${DRIFTS.length}`;
     console.log(
-      `verify drift suite: caught ${rate} drifts (${new Set(DRIFTS.map((d) => d.requirement)).size} requirements), ${HARMLESS.length} harmless variations passed`,
+      `verify drift suite: caught ${rate} drifts with --allow-writes, ${caughtReadOnly.length}/${DRIFTS.length} read-only (${new Set(DRIFTS.map((d) => d.requirement)).size} requirements), ${HARMLESS.length} harmless variations passed`,
     );
     expect(caught.length).toBe(DRIFTS.length);
   });
