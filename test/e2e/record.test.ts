@@ -236,10 +236,24 @@ describe('fake-marketing-server record (the CLI)', () => {
     });
   }
 
-  it('refuses a missing --upstream with exit 2', async () => {
-    const { code, stderr } = await spawnCli(['record']).exited;
+  it.each([
+    [[], '--upstream <base URL> is required.'],
+    [
+      ['--upstream', 'api.example.com'],
+      "--upstream must be a URL such as https://api.example.com, got 'api.example.com'.",
+    ],
+    [
+      ['--upstream', 'ftp://example.com'],
+      "--upstream must be an http or https URL, got 'ftp://example.com'.",
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9', '--port', '70000'],
+      "--port must be a whole number from 0 to 65535, got '70000'.",
+    ],
+  ])('refuses %j with exit 2, saying what to fix', async (args, message) => {
+    const { code, stderr } = await spawnCli(['record', ...args]).exited;
     expect(code).toBe(2);
-    expect(stderr).toContain('--upstream <base URL> is required.');
+    expect(stderr).toContain(message);
   });
 });
 
