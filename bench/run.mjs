@@ -391,12 +391,21 @@ function journalBenchmarks() {
   };
 }
 
+function recordReplayBenchmarks() {
+  const output = execFileSync(process.execPath, [join(HERE, 'record-replay.mjs')], {
+    encoding: 'utf8',
+  });
+  log(`Record and replay: ${output.trim()}`);
+  return JSON.parse(output);
+}
+
 const answers = await expectedAnswers();
 const socket = await socketBenchmarks(answers);
 const peers = SKIP_PEERS ? [] : await peerBenchmarks(answers);
 const inProcess = inProcessBenchmarks();
 const startup = startupBenchmarks();
 const journal = journalBenchmarks();
+const recordReplay = recordReplayBenchmarks();
 const report = (await import('./report.mjs')).renderResults({
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
@@ -407,5 +416,6 @@ const report = (await import('./report.mjs')).renderResults({
   startup,
   journal,
 });
-writeFileSync(join(HERE, 'RESULTS.md'), report);
+const { renderRecordReplay, withSection } = await import('./record-replay.mjs');
+writeFileSync(join(HERE, 'RESULTS.md'), withSection(report, renderRecordReplay(recordReplay)));
 log(`Wrote ${join(HERE, 'RESULTS.md')}`);

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
+import { runRecordCommand } from './cli/record-command.js';
+import { runReplayCommand } from './cli/replay-command.js';
 import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
@@ -42,6 +44,32 @@ async function main(): Promise<void> {
       // verify promises exit 3 for anything that kept it from judging; import keeps 1.
       fail((error as Error).message, command === 'verify' ? EXIT_COULD_NOT_RUN : 1);
     }
+    return;
+  }
+  if (command === 'replay') {
+    try {
+      process.exitCode = await runReplayCommand(rest);
+    } catch (error) {
+      if (error instanceof UsageError)
+        fail(`${error.message}\nRun with replay --help for the options.`, EXIT_USAGE);
+      throw error;
+    }
+    return;
+  }
+  if (command === 'record') {
+    let recorder: Awaited<ReturnType<typeof runRecordCommand>>;
+    try {
+      recorder = await runRecordCommand(rest);
+    } catch (error) {
+      if (error instanceof UsageError)
+        fail(`${error.message}\nRun with record --help for the options.`, EXIT_USAGE);
+      throw error;
+    }
+    if (recorder)
+      onStopSignal(
+        () => recorder.close(),
+        () => `Wrote ${recorder.entries} exchanges to ${recorder.out}\n`,
+      );
     return;
   }
   let config: ReturnType<typeof parseCommandLine>;
@@ -130,8 +158,19 @@ async function main(): Promise<void> {
  * there is one), free the port, exit 0.
  */
 function stopCleanlyOnSignals(fake: FakeMarketingServer, saveState: boolean): void {
+  onStopSignal(
+    () => fake.close(),
+    () => (saveState ? `State saved to ${fake.saveState()}\n` : ''),
+  );
+}
+
+/**
+ * On Ctrl+C or SIGTERM: `stop()` (finish what is in flight), print what `after()` says, exit 0.
+ * Shared by the sandbox and the recorder.
+ */
+function onStopSignal(stop: () => Promise<void>, after: () => string): void {
   let stoppingSince: number | undefined;
-  const stop = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (stoppingSince !== undefined) {
       // One Ctrl+C or `kill -- -PGID` can arrive twice: from the terminal or the kernel, and again
       // forwarded by a wrapper such as npm. Only a later signal means "stop now".
@@ -141,20 +180,15 @@ function stopCleanlyOnSignals(fake: FakeMarketingServer, saveState: boolean): vo
     }
     stoppingSince = Date.now();
     process.stdout.write(`\n${signal}: stopping (answering requests in flight)...\n`);
-    fake
-      .close()
-      .then(() => {
-        if (saveState) {
-          process.stdout.write(`State saved to ${fake.saveState()}\n`);
-        }
-      })
+    stop()
+      .then(() => process.stdout.write(after()))
       .then(
         () => process.exit(0),
         (error: unknown) => fail(`could not stop cleanly: ${(error as Error).message}`, 1),
       );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 main().catch((error: unknown) => fail((error as Error).stack ?? String(error), 1));

@@ -45,6 +45,21 @@ export type {
 export type { Credentials } from './domain/store.js';
 export type { Address, ListenOptions } from './listen.js';
 export {
+  type Recorder,
+  RecorderOptionError,
+  type RecorderOptions,
+  startRecorder,
+} from './record/recorder.js';
+export { HarInputError } from './replay/har-input.js';
+export {
+  type ExchangeResult,
+  ReplayCannotRunError,
+  type ReplayOptions,
+  type ReplayReport,
+  replayHar,
+} from './replay/replay.js';
+export { replayReportJunit, replayReportText } from './replay/report.js';
+export {
   createFakeMarketingServer,
   type FakeMarketingServer,
   type FakeMarketingServerOptions,

@@ -74,7 +74,9 @@ Options:
 Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.
 
 Also: fake-marketing-server verify --help (conformance check against any implementation)
-      fake-marketing-server import --help (a seed from a real account)`;
+      fake-marketing-server import --help (a seed from a real account)
+      fake-marketing-server record --help (a recording proxy writing HAR)
+      fake-marketing-server replay --help (replay a HAR against the fake)`;
 
 const OPTIONS = {
   port: { type: 'string' },

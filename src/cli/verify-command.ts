@@ -5,6 +5,7 @@ import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText, verifyPlan, verifyService } from '../verify/verify.js';
 import { UsageError } from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
+import { verifyRecorded } from './verify-har.js';
 
 const VERIFY_USAGE = `Usage:
   fake-marketing-server verify --base-url URL --server-id N [--key K] [options]
@@ -27,6 +28,8 @@ and content into a seed.
   --dry-run            verify: print the plan with its requests, send nothing
   --reporter <r>       verify: text (default) or junit (drift is <failure>, could not run <error>)
   --out <file>         verify: write the report there; import: the seed file (required)
+  --har <file>         verify: record its own traffic there (HAR 1.2, keys redacted), as
+                       fake-marketing-server record does; replay it with replay <file>
   --keep-key           import: write the key into the seed (default: left out)
 
 Exit codes (verify): 0 every check passed (skips are listed, with why), 1 drift,
@@ -44,6 +47,7 @@ const OPTIONS = {
   reporter: { type: 'string' },
   out: { type: 'string' },
   'keep-key': { type: 'boolean' },
+  har: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -134,6 +138,7 @@ export async function runVerifyCommand(
   }
   const where = target(values, env);
   if (command === 'import') {
+    if (values.har !== undefined) throw new UsageError('--har goes with verify, not import.');
     if (typeof values.out !== 'string') throw new UsageError('import needs --out <seed.json>.');
     const seed = await importSeed({ ...where, keepKey: values['keep-key'] === true });
     writeFileSync(values.out, `${JSON.stringify(seed, null, 2)}\n`);
@@ -149,9 +154,18 @@ export async function runVerifyCommand(
   if (reporter !== 'text' && reporter !== 'junit')
     throw new UsageError('--reporter is text or junit.');
   plan(allowWrites, only);
-  const report = await verifyService({ ...where, allowWrites, ...(only ? { only } : {}) });
+  const options = { ...where, allowWrites, ...(only ? { only } : {}) };
+  const recording =
+    typeof values.har === 'string' ? await verifyRecorded(options, values.har) : undefined;
+  const report = recording?.report ?? (await verifyService(options));
   const rendered = reporter === 'junit' ? reportJunit(report) : reportText(report);
   if (typeof values.out === 'string') writeFileSync(values.out, rendered);
   process.stdout.write(`${reporter === 'junit' && values.out ? reportText(report) : rendered}\n`);
+  if (recording)
+    process.stdout.write(
+      recording.recorded === undefined
+        ? `Nothing recorded to ${values.har}: the target could not be judged.\n`
+        : `Recorded ${recording.recorded} exchanges to ${values.har}.\n`,
+    );
   return report.exitCode;
 }

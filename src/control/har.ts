@@ -48,6 +48,10 @@ export interface HarEntry {
   _operation?: string;
   _fault?: string;
   _serverId?: number;
+  /** HAR 1.2's free comment: the recorder says here why an exchange had no upstream answer. */
+  comment?: string;
+  /** Set by the recorder when the upstream could not be reached (the client got a 502). */
+  _unreachable?: string;
 }
 
 /** The journal as HAR 1.2, oldest first: keys stay redacted, as in the journal itself. */
@@ -56,7 +60,7 @@ export function toHar(entries: readonly JournalEntry[]): Har {
     log: {
       version: '1.2',
       creator: { name: 'fake-marketing-server', version: PACKAGE_VERSION },
-      entries: entries.map(toHarEntry),
+      entries: entries.map((entry) => toHarEntry(entry)),
     },
   };
 }
@@ -71,7 +75,7 @@ export function harFrame(): { head: string; tail: string } {
   return { head: empty.slice(0, at + 1), tail: empty.slice(at + 1) };
 }
 
-/** One exchange as a HAR entry. */
+/** One journal entry as a HAR 1.2 entry (the journal's and the recorder's one builder). */
 export function toHarEntry(entry: JournalEntry): HarEntry {
   const { request, response } = entry;
   const requestType = header(request.headers, 'content-type');

@@ -247,6 +247,26 @@ export class Journal {
   }
 }
 
+/**
+ * One exchange as the journal shows it, for recorders outside the fake (the recording proxy):
+ * the same entry, and so the same HAR, as the journal's own. The caller redacts first
+ * (control/redact.ts), as the journal's own pipeline step does.
+ */
+export function journalEntryOf(
+  id: number,
+  facts: JournalRecord,
+  requestBody: string | Buffer | undefined,
+  responseBody: string | Buffer | undefined,
+  bodyLimit = Number.POSITIVE_INFINITY,
+): JournalEntry {
+  return toEntry({
+    id,
+    facts,
+    requestBody: keep(requestBody, bodyLimit),
+    responseBody: keep(responseBody, bodyLimit),
+  });
+}
+
 /** The slots whose entries match, each built only once its head matched. */
 function* matching(slots: readonly Slot[], filter: CompiledFilter): Generator<JournalEntry> {
   for (const slot of slots) {

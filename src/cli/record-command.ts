@@ -1,0 +1,103 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
+import { UsageError } from './args.js';
+
+export const RECORD_USAGE = `Usage: fake-marketing-server record --upstream <base URL> [options]
+
+A recording proxy: point the client's base URL at it. Each request goes to the upstream
+unchanged but for Host, the answer comes back unchanged, and the exchange is appended to a
+HAR 1.2 file that is whole at every moment. Keys are redacted (the server id stays).
+
+  --upstream <url>     the service to record, e.g. https://api.example.com/marketing/v1
+  --out <file>         the HAR file (default traffic.har); an existing HAR is continued
+  --port <n>           port to listen on (default 8444; 0 picks a free one)
+  --http               plain HTTP instead of HTTPS with the generated certificate
+  --ca <file>          a PEM to trust for the upstream (a private CA, a fake's certificate)
+  --ca-out <file>      where to write the generated certificate clients must trust
+                       (default: a file in the system's temporary folder)
+
+Stops on Ctrl+C (SIGINT) or SIGTERM, after writing the exchanges in flight.
+Then: fake-marketing-server replay traffic.har`;
+
+const OPTIONS = {
+  upstream: { type: 'string' },
+  out: { type: 'string' },
+  port: { type: 'string' },
+  http: { type: 'boolean' },
+  ca: { type: 'string' },
+  'ca-out': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * `record`: starts the recording proxy and prints where to point clients and where it writes;
+ * resolves with the running recorder (the caller owns the process and its signals), or undefined
+ * after `--help`. Throws UsageError with what to fix.
+ */
+export async function runRecordCommand(argv: readonly string[]): Promise<Recorder | undefined> {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${RECORD_USAGE}\n`);
+    return undefined;
+  }
+  if (values.upstream === undefined) throw new UsageError('--upstream <base URL> is required.');
+  const port = values.port ?? '8444';
+  if (!/^\d+$/.test(port) || Number(port) > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got '${port}'.`);
+  if (values.http && values['ca-out'] !== undefined)
+    throw new UsageError('--ca-out writes the generated certificate; it does not go with --http.');
+  const out = resolve(values.out ?? 'traffic.har');
+  let recorder: Recorder;
+  try {
+    recorder = await startRecorder({
+      upstream: values.upstream,
+      out,
+      https: !values.http,
+      port: Number(port),
+      ...(values.ca === undefined ? {} : { ca: readCa(values.ca) }),
+    });
+  } catch (error) {
+    if (error instanceof RecorderOptionError) throw new UsageError(error.message);
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} is in use: pick another with --port (0 for any).`);
+    if (code === 'EACCES' || code === 'ENOENT' || code === 'EISDIR')
+      throw new UsageError(`cannot write ${out}: ${(error as Error).message}`);
+    throw error;
+  }
+  const lines = [
+    `fake-marketing-server record: forwarding to ${values.upstream}`,
+    '',
+    `  Base URL     ${recorder.baseUrl}`,
+  ];
+  if (recorder.ca !== undefined) {
+    const caFile = resolve(values['ca-out'] ?? join(tmpdir(), 'fake-marketing-server', 'ca.pem'));
+    mkdirSync(dirname(caFile), { recursive: true });
+    writeFileSync(caFile, recorder.ca);
+    lines.push(`  CA file      ${caFile}`);
+  }
+  lines.push(
+    `  Writing      ${out}${recorder.entries > 0 ? ` (continuing: ${recorder.entries} exchanges already)` : ''}`,
+    '',
+    'Point the client under test at the base URL; its key is passed on and never written.',
+    'Press Ctrl+C to stop.',
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return recorder;
+}

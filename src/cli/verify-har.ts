@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
+import { preflight } from '../verify/preflight.js';
+import { type VerifyOptions, type VerifyReport, verifyService } from '../verify/verify.js';
+import { UsageError } from './args.js';
+
+/**
+ * `verify --har FILE`: verify's own traffic goes through the recording proxy (the same recorder
+ * as `record`, on a free loopback port), so the HAR holds every request verify sent and every
+ * answer, redacted. When the target cannot be judged at all (unreachable, untrusted, refused),
+ * verify runs directly, so that it says why as it always does, and nothing is recorded.
+ */
+export async function verifyRecorded(
+  options: VerifyOptions,
+  har: string,
+): Promise<{ report: VerifyReport; recorded: number | undefined }> {
+  if ((await preflight(options)) !== undefined)
+    return { report: await verifyService(options), recorded: undefined };
+  let recorder: Recorder;
+  try {
+    recorder = await startRecorder({
+      upstream: options.baseUrl,
+      out: resolve(har),
+      https: false,
+      port: 0,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+  } catch (error) {
+    if (error instanceof RecorderOptionError) throw new UsageError(`--har: ${error.message}`);
+    throw error;
+  }
+  let report: VerifyReport;
+  try {
+    const { ca: _ca, ...rest } = options;
+    report = await verifyService({ ...rest, baseUrl: recorder.baseUrl });
+  } finally {
+    await recorder.close();
+  }
+  return { report: { ...report, baseUrl: options.baseUrl }, recorded: recorder.entries };
+}

@@ -1,0 +1,156 @@
+import {
+  type Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { RecorderOptionError } from './recorder-error.js';
+
+/** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+const MARKETING = /\/marketing\/(v1|beta)\/?$/;
+
+/** Where the recorder forwards to. */
+export interface Upstream {
+  readonly https: boolean;
+  readonly origin: string;
+  readonly host: string;
+  /** Path before `/marketing/v1` on the upstream (a gateway's prefix), without a final `/`. */
+  readonly prefix: string;
+}
+
+/** The upstream of `--upstream`; throws RecorderOptionError for one that is not an http(s) URL. */
+export function parseUpstream(text: string): Upstream {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RecorderOptionError(
+      `--upstream must be a URL such as https://api.example.com, got '${text}'.`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new RecorderOptionError(`--upstream must be an http or https URL, got '${text}'.`);
+  }
+  const prefix = url.pathname.replace(MARKETING, '').replace(/\/$/, '');
+  return { https: url.protocol === 'https:', origin: url.origin, host: url.host, prefix };
+}
+
+/** One exchange as the recorder saw it. */
+export interface Exchange {
+  readonly arrived: number;
+  readonly started: number;
+  readonly method: string;
+  readonly path: string;
+  readonly requestHeaders: IncomingHttpHeaders;
+  readonly requestBody: Buffer;
+  readonly status: number;
+  readonly responseHeaders: IncomingHttpHeaders;
+  readonly responseBody: Buffer;
+  /** Why the upstream gave no answer (the client got a 502). */
+  readonly unreachable?: string;
+}
+
+/** How to reach the upstream. */
+export interface Route {
+  readonly upstream: Upstream;
+  readonly agent: HttpAgent;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Sends the request on to the upstream and streams its answer back unchanged; resolves with the
+ * whole exchange. An upstream that cannot be reached gets the client a 502 saying why.
+ */
+export async function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: Route,
+): Promise<Exchange> {
+  const arrived = Date.now();
+  const started = performance.now();
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const requestBody = Buffer.concat(chunks);
+  const path = route.upstream.prefix + (req.url ?? '/');
+  const requestHeaders = forwardedHeaders(req.headers);
+  requestHeaders.host = route.upstream.host;
+  const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
+  try {
+    const answer = await send(route, base);
+    const responseHeaders = forwardedHeaders(answer.headers);
+    res.writeHead(answer.statusCode ?? 502, responseHeaders);
+    const body: Buffer[] = [];
+    for await (const chunk of answer) {
+      body.push(chunk as Buffer);
+      res.write(chunk);
+    }
+    res.end();
+    return {
+      ...base,
+      status: answer.statusCode ?? 0,
+      responseHeaders: answer.headers,
+      responseBody: Buffer.concat(body),
+    };
+  } catch (error) {
+    const reason = describeError(error as NodeJS.ErrnoException, route);
+    const body = Buffer.from(
+      JSON.stringify({ message: `fake-marketing-server record: ${reason}` }),
+    );
+    const responseHeaders = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+    };
+    if (!res.headersSent) res.writeHead(502, responseHeaders).end(body);
+    else res.destroy();
+    return { ...base, status: 502, responseHeaders, responseBody: body, unreachable: reason };
+  }
+}
+
+function send(
+  route: Route,
+  exchange: {
+    method: string;
+    path: string;
+    requestHeaders: IncomingHttpHeaders;
+    requestBody: Buffer;
+  },
+): Promise<IncomingMessage> {
+  const request = route.upstream.https ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(route.upstream.origin + exchange.path, {
+      method: exchange.method,
+      headers: exchange.requestHeaders,
+      agent: route.agent,
+      timeout: route.timeoutMs,
+    });
+    req.on('response', resolve);
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+    req.on('error', reject);
+    req.end(exchange.requestBody.length > 0 ? exchange.requestBody : undefined);
+  });
+}
+
+function describeError(error: NodeJS.ErrnoException, route: Route): string {
+  const where = route.upstream.origin;
+  if (error.code === 'TIMEOUT')
+    return `upstream ${where} gave no answer within ${route.timeoutMs} ms`;
+  return `upstream ${where} could not be reached: ${error.code ? `${error.code} ` : ''}${error.message}`;
+}
+
+function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const copy: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HOP_BY_HOP.has(name) && value !== undefined) copy[name] = value;
+  }
+  return copy;
+}

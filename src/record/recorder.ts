@@ -1,0 +1,193 @@
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { toHarEntry } from '../control/har.js';
+import { journalEntryOf } from '../control/journal.js';
+import { Redactor } from '../control/redact.js';
+import { startServer } from '../listen.js';
+import { API_PREFIX } from '../paths.js';
+import { type Exchange, forward, parseUpstream, type Upstream } from './forward.js';
+import { HarFile } from './har-file.js';
+import { LearnedSecrets } from './learned-secrets.js';
+import { RecorderOptionError } from './recorder-error.js';
+
+export { RecorderOptionError };
+
+/** Options of {@link startRecorder}. */
+export interface RecorderOptions {
+  /** The service to record, e.g. `https://api.example.com` or `.../marketing/v1`. */
+  upstream: string;
+  /** The HAR file to write; an existing HAR is continued. */
+  out: string;
+  /** Default true: serve HTTPS with the generated localhost certificate. */
+  https?: boolean;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A PEM to trust for the upstream besides the system's (a private CA, a fake's certificate). */
+  ca?: string;
+  /** How long the upstream may take to answer; default 30 000 ms. */
+  upstreamTimeoutMs?: number;
+}
+
+/** A running recording proxy. */
+export interface Recorder {
+  /** `https://127.0.0.1:PORT` */
+  readonly url: string;
+  /** The base URL for clients: `url + '/marketing/v1'`. */
+  readonly baseUrl: string;
+  /** The PEM clients must trust (HTTPS with the generated certificate); undefined over HTTP. */
+  readonly ca: string | undefined;
+  /** The HAR file being written. */
+  readonly out: string;
+  /** Exchanges in the file so far (a continued file's included). */
+  readonly entries: number;
+  /** Stops accepting, lets exchanges in flight finish, writes the file: it is whole after this. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`
+ * (and hop-by-hop headers), its answer is returned unchanged, and the exchange is appended to a
+ * HAR 1.2 file with the journal's redaction (the Basic username, the server id, stays; the key
+ * never). An upstream that cannot be reached gets the client a 502 saying why, recorded as such.
+ */
+export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+  const upstream = parseUpstream(options.upstream);
+  const file = new HarFile(options.out, previousEntries(options.out), (error) =>
+    process.emitWarning(`record: cannot write ${options.out}: ${error.message}`),
+  );
+  const agentOptions = { keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) };
+  const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+  const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const inFlight = new Set<Promise<void>>();
+  let nextId = file.entries;
+  const secrets = new LearnedSecrets();
+  // Whole bodies are recorded, so whole bodies are scanned.
+  const redactor = new Redactor(secrets, Number.MAX_SAFE_INTEGER);
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const done = forward(req, res, { upstream, agent, timeoutMs }).then(
+      (exchange) => {
+        nextId += 1;
+        secrets.learn(exchange.requestHeaders);
+        file.append(exchangeEntry(nextId, exchange, upstream, redactor));
+      },
+      // The client went away before its request was whole: nothing was exchanged to record.
+      () => {
+        res.destroy();
+      },
+    );
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+  };
+  const { server, address } = await startServer(
+    handler,
+    { port: options.port ?? 0, host: options.host ?? '127.0.0.1', https: options.https ?? true },
+    API_PREFIX,
+  );
+  await file.write();
+  return {
+    url: address.url,
+    baseUrl: address.baseUrl,
+    ca: address.ca,
+    out: options.out,
+    get entries() {
+      return file.entries;
+    },
+    close: () => closeRecorder(server, inFlight, file, agent),
+  };
+}
+
+async function closeRecorder(
+  server: Server,
+  inFlight: Set<Promise<void>>,
+  file: HarFile,
+  agent: HttpAgent,
+): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.all([...inFlight]);
+  server.closeAllConnections();
+  // A keep-alive connection may have sent one more request meanwhile: it is cut off, and what
+  // became of it is recorded before the last write.
+  while (inFlight.size > 0) await Promise.all([...inFlight]);
+  await closed;
+  agent.destroy();
+  await file.write();
+}
+
+/** The entries of an existing HAR at `out`, to continue it; none when there is no file. */
+function previousEntries(out: string): unknown[] {
+  if (!existsSync(out)) return [];
+  try {
+    const har = JSON.parse(readFileSync(out, 'utf8')) as { log?: { entries?: unknown } };
+    if (Array.isArray(har.log?.entries)) return har.log.entries;
+  } catch {
+    // Reported below: an unreadable or foreign file is never overwritten.
+  }
+  throw new RecorderOptionError(
+    `${out} exists and is not a HAR file: give another --out (it is never overwritten).`,
+  );
+}
+
+/** HAR bodies are decoded (HAR 1.2, `content.text`): a compressed answer is stored inflated. */
+function decoded(body: Buffer, encoding: string | string[] | undefined): Buffer {
+  const name = String(encoding ?? '')
+    .trim()
+    .toLowerCase();
+  try {
+    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body);
+    if (name === 'br') return brotliDecompressSync(body);
+    if (name === 'deflate') return inflateSync(body);
+  } catch {
+    // Not what it said it was: kept as received (base64 when not text).
+  }
+  return body;
+}
+
+function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redactor: Redactor) {
+  const query = exchange.path.indexOf('?');
+  const facts = redactor.record({
+    arrived: exchange.arrived,
+    durationMs: performance.now() - exchange.started,
+    protocol: upstream.https ? 'https' : 'http',
+    method: exchange.method,
+    url: exchange.path,
+    query: query === -1 ? {} : queryOf(exchange.path.slice(query + 1)),
+    serverId: undefined,
+    operation: undefined,
+    format: 'json' as const,
+    status: exchange.status,
+    fault: undefined,
+    requestHeaders: exchange.requestHeaders,
+    responseHeaders: exchange.responseHeaders,
+  });
+  const responseBody = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
+  const entry = toHarEntry(
+    journalEntryOf(id, facts, redactor.body(exchange.requestBody), redactor.body(responseBody)),
+  );
+  if (exchange.unreachable !== undefined) {
+    entry.comment = exchange.unreachable;
+    entry._unreachable = exchange.unreachable;
+  }
+  return entry;
+}
+
+function queryOf(text: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    const previous = query[name];
+    query[name] = previous === undefined ? value : [...[previous].flat(), value];
+  }
+  return query;
+}
