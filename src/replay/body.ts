@@ -30,7 +30,9 @@ const PARSER_OPTIONS = {
 
 // Required on the first XML body a replay reads, not when the package loads: the sandbox and the
 // tests that never replay do not pay for the parser at start-up.
-let xmlLibrary: { parser: InstanceType<Fxp['XMLParser']>; validator: Fxp['XMLValidator'] } | undefined;
+let xmlLibrary:
+  | { parser: InstanceType<Fxp['XMLParser']>; validator: Fxp['XMLValidator'] }
+  | undefined;
 function xmlReader() {
   if (!xmlLibrary) {
     const fxp = createRequire(import.meta.url)('fast-xml-parser') as Fxp;

@@ -73,6 +73,42 @@ describe('the recording proxy', () => {
     expect(text).not.toContain(Buffer.from(`${SERVER_ID}:${KEY}`).toString('base64'));
   });
 
+  it('learns each key from the credentials it forwards and redacts it wherever else it appears', async () => {
+    const out = harPath();
+    const recorder = await startRecorder({
+      upstream: fake.baseUrl,
+      out,
+      https: false,
+      ...(fakeCa ? { ca: fakeCa } : {}),
+    });
+    const basic = (user: string, password: string) =>
+      `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    // The key in the query, in another header and in the body; then a client that swapped the
+    // server id and the key.
+    await fetch(`${recorder.baseUrl}/lists?apiKey=${encodeURIComponent(KEY)}`, {
+      headers: { authorization: basic(String(SERVER_ID), KEY), 'x-api-key': KEY },
+    });
+    await fetch(`${recorder.baseUrl}/lists/1/contacts`, {
+      method: 'PUT',
+      headers: { authorization: basic(String(SERVER_ID), KEY), 'content-type': 'application/json' },
+      body: JSON.stringify({ emailAddress: 'learned@example.com', firstName: KEY }),
+    });
+    await fetch(`${recorder.baseUrl}/lists`, {
+      headers: { authorization: basic(KEY, String(SERVER_ID)) },
+    });
+    await recorder.close();
+    const text = readFileSync(out, 'utf8');
+    const har = JSON.parse(text) as Har;
+    expect(har.log.entries).toHaveLength(3);
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(encodeURIComponent(KEY));
+    expect(text).toContain('<redacted>');
+    expect(har.log.entries[2]?.request.headers).toContainEqual({
+      name: 'authorization',
+      value: 'Basic <redacted>',
+    });
+  });
+
   it('keeps the file whole at every moment while exchanges arrive concurrently', async () => {
     const out = harPath();
     const recorder = await startRecorder({
