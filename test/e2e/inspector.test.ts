@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,12 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // CI installs Debian's chromium (.ci/run); elsewhere the test says it is skipped rather than fail.
 const available = existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!available) console.warn(`inspector.test.ts: skipped, no Chromium at ${CHROMIUM}`);
-const SCREENSHOT = fileURLToPath(new URL('../../docs/inspector.png', import.meta.url));
+// The docs' picture is rewritten only when asked (UPDATE_SCREENSHOTS=1): a test run leaves the
+// checkout clean.
+const SCREENSHOT =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/inspector.png', import.meta.url))
+    : join(tmpdir(), `fake-marketing-server-inspector-${process.pid}.png`);
 const TOKEN = 'ui-token';
 
 let fake: FakeMarketingServer;
