@@ -132,6 +132,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   app.addHook('onRequest', guardControlApi(core));
   app.addHook('onRequest', authenticate(app, core.store, core.adminToken));
   app.addHook('preParsing', limitBody);
+  app.addHook('onSend', journal.unread);
   app.addHook('onResponse', journal.answered);
 
   const services: AppServices = {

@@ -1,8 +1,9 @@
 import { isUtf8 } from 'node:buffer';
+import querystring from 'fast-querystring';
 import { StateError, TooManyWaitsError, WaitTimeoutError } from '../domain/errors.js';
 import { isoTime } from '../domain/rules.js';
 import type { FaultKind } from './fault-rule.js';
-import { CutBody, type Kept, keep } from './journal-body.js';
+import { CutBody, jsonDepthExceeds, type Kept, keep, MAX_SHOWN_DEPTH } from './journal-body.js';
 import {
   type CompiledFilter,
   compileFilter,
@@ -28,6 +29,8 @@ export interface RecordedBody {
   bodySize?: number;
   /** True when only the first `journalBodyLimit` bytes were kept. */
   bodyTruncated?: boolean;
+  /** Why the body is shown as it is, when not as usual (JSON nested too deep to show parsed). */
+  bodyNote?: string;
 }
 
 /**
@@ -72,6 +75,8 @@ export interface JournalEntry {
   format: 'json' | 'xml';
   /** Milliseconds from arrival until the answer was sent (or the connection cut). */
   durationMs: number;
+  /** Set when the exchange could not be recorded whole: what is missing, and why. */
+  note?: string;
   request: RecordedRequest;
   response: RecordedResponse;
 }
@@ -87,7 +92,11 @@ export interface JournalRecord {
   readonly method: string;
   /** Path and query string, as sent. */
   readonly url: string;
-  readonly query: Readonly<Record<string, string | string[]>>;
+  /**
+   * The query parameters, only when they differ from the URL's (redacted): else they are parsed
+   * from `url` on read, so that an entry holds no object per parameter.
+   */
+  readonly query?: Readonly<Record<string, string | string[]>>;
   readonly serverId: number | undefined;
   readonly operation: string | undefined;
   readonly format: 'json' | 'xml';
@@ -96,6 +105,8 @@ export interface JournalRecord {
   readonly requestHeaders: Headers;
   /** The headers as an object, or the header block exactly as Node wrote it (parsed on read). */
   readonly responseHeaders: Headers | string;
+  /** Why the record is partial, when it is. */
+  readonly note?: string;
 }
 
 interface Slot {
@@ -299,7 +310,7 @@ function toEntry({ id, facts: record, requestBody, responseBody }: Slot): Journa
     path: query === -1 ? record.url : record.url.slice(0, query),
     url: `${record.protocol}://${record.requestHeaders.host ?? 'localhost'}${record.url}`,
     queryString: query === -1 ? '' : record.url.slice(query + 1),
-    query: { ...record.query },
+    query: record.query ? { ...record.query } : queryOf(record.url, query),
     status: record.status,
     format: record.format,
     durationMs: record.durationMs,
@@ -316,7 +327,16 @@ function toEntry({ id, facts: record, requestBody, responseBody }: Slot): Journa
   if (record.serverId !== undefined) entry.serverId = record.serverId;
   if (record.fault !== undefined) entry.fault = record.fault;
   if (record.operation !== undefined) entry.operation = record.operation;
+  if (record.note !== undefined) entry.note = record.note;
   return entry;
+}
+
+/**
+ * The URL's query parameters (a repeated name gives an array), parsed on read by the parser
+ * fastify used for the request, so the entry shows what the API read.
+ */
+function queryOf(url: string, mark: number): Record<string, string | string[]> {
+  return mark === -1 ? {} : { ...querystring.parse(url.slice(mark + 1)) };
 }
 
 function headersOf(headers: Headers): Record<string, string | string[]> {
@@ -342,6 +362,8 @@ function parseHeaderBlock(block: string): Record<string, string | string[]> {
   return headers;
 }
 
+const DEEP_JSON_NOTE = `JSON nested deeper than ${MAX_SHOWN_DEPTH} levels: shown as text.`;
+
 function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
   if (kept === undefined) return {};
   const cut = kept instanceof CutBody;
@@ -365,6 +387,10 @@ function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
       bodySize: size,
       bodyTruncated: true,
     };
+  }
+  if (parseJson && jsonDepthExceeds(text, MAX_SHOWN_DEPTH)) {
+    // Parsed, it would overflow the stack of every reader (JSON.stringify, filters, HAR).
+    return { body: text, bodySize: size, bodyNote: DEEP_JSON_NOTE };
   }
   if (parseJson) {
     try {

@@ -57,14 +57,14 @@ function base64Cores(secret: string): string[] {
 
 /** The ways a client plausibly sends a secret: as is, lower-cased, URL-, form-, JSON- or XML-escaped. */
 function escapedForms(secret: string): string[] {
-  const url = encodeURIComponent(secret);
+  const url = urlForm(secret);
   return [
     secret,
     // Header names arrive lower-cased.
     secret.toLowerCase(),
-    url,
-    url.replace(/%20/g, '+'),
-    url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    ...(url === undefined
+      ? []
+      : [url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())]),
     JSON.stringify(secret).slice(1, -1),
     secret
       .replace(/&/g, '&amp;')
@@ -72,6 +72,18 @@ function escapedForms(secret: string): string[] {
       .replace(/>/g, '&gt;')
       .replace(/"/g, '&quot;'),
   ];
+}
+
+/**
+ * The secret URL-encoded; undefined when it has none: `encodeURIComponent` throws on a lone
+ * surrogate, and a redactor that throws would stop the journal (a form it cannot build is skipped).
+ */
+function urlForm(secret: string): string | undefined {
+  try {
+    return encodeURIComponent(secret);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../src/control/journal.js';
-import { MIN_SECRET_LENGTH, REDACTED, Redactor } from '../../src/control/redact.js';
+import {
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  type RecordedFacts,
+  Redactor,
+} from '../../src/control/redact.js';
 
 const KEY = 'Secr3t-Key_0042';
 
@@ -18,7 +23,7 @@ function redactorOf(initial: string[], bodyLimit = 1024) {
   return { redactor, change };
 }
 
-function record(parts: Partial<JournalRecord> = {}): JournalRecord {
+function record(parts: Partial<JournalRecord> = {}): JournalRecord & RecordedFacts {
   return {
     arrived: 0,
     durationMs: 1,

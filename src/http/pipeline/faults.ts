@@ -6,9 +6,8 @@ import { basicUsername } from '../../control/request-match.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { isPublicApi, pathOf } from '../../paths.js';
-import { API_BODY_LIMIT } from '../route.js';
 import { renderError } from '../send-error.js';
-import type { JournalHooks } from './journal.js';
+import { type JournalHooks, keepBody } from './journal.js';
 
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
@@ -77,33 +76,6 @@ export function decideFaults(core: Core, journal: JournalHooks) {
         return keepBody(request, () => sendCutOff(request, reply, journal));
     }
   };
-}
-
-/**
- * Reads the request's body (up to the emulated API's limit) into `rawBody` for the journal, then
- * answers. Nothing parses it: the request did not happen.
- */
-function keepBody(request: FastifyRequest, then: () => void) {
-  const { raw } = request;
-  if (
-    raw.headers['content-length'] === undefined &&
-    raw.headers['transfer-encoding'] === undefined
-  ) {
-    return then();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const finish = () => {
-    raw.off('data', onData).off('end', finish).off('error', finish);
-    request.rawBody = Buffer.concat(chunks);
-    then();
-  };
-  const onData = (chunk: Buffer) => {
-    if (size >= API_BODY_LIMIT) return;
-    chunks.push(chunk);
-    size += chunk.length;
-  };
-  raw.on('data', onData).once('end', finish).once('error', finish);
 }
 
 function retryAfter(decision: Decision): number {

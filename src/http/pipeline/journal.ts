@@ -4,6 +4,7 @@ import type { Headers } from '../../control/journal.js';
 import type { Core } from '../../core.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
+import { API_BODY_LIMIT } from '../route.js';
 import { ROUTER } from '../routes/table.js';
 
 declare module 'fastify' {
@@ -31,6 +32,16 @@ export interface CutOffAnswer {
 export interface JournalHooks {
   arrive(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   answered(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  /**
+   * Before an answer given ahead of the body step (401, 415, a refused route) is sent: reads the
+   * body nothing read, for the journal, as the exchange is recorded whole.
+   */
+  unread(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (error: Error | null, payload?: unknown) => void,
+  ): void;
   recordNow(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -40,6 +51,9 @@ export interface JournalHooks {
 }
 
 const NO_HEADERS: Headers = {};
+/** The note of an entry whose recording failed: only what holds no secret was kept. */
+export const RECORD_FAILED =
+  'The journal could not record this exchange whole (a bug in the fake): only the method, path and status are kept.';
 
 export function journalHooks(core: Core): JournalHooks {
   const { journal, now, redactor } = core;
@@ -51,15 +65,16 @@ export function journalHooks(core: Core): JournalHooks {
     responseBody: string | Buffer | undefined,
   ) => {
     request.journalPending = false;
-    // Redacted before it is kept: no key or token is ever held by the journal.
-    journal.record(
-      redactor.record({
+    try {
+      // Redacted before it is kept: no key or token is ever held by the journal.
+      const query = request.query as Record<string, string | string[]>;
+      const { query: redactedQuery, ...facts } = redactor.record({
         arrived: request.arrived,
         durationMs: reply.elapsedTime,
         protocol: request.protocol,
         method: request.method,
         url: request.url,
-        query: request.query as Record<string, string | string[]>,
+        query,
         serverId: request.tenant?.serverId,
         operation: request.operation?.operationId ?? operationOf(request),
         format: responseTypeOf(request).format,
@@ -67,10 +82,41 @@ export function journalHooks(core: Core): JournalHooks {
         fault: request.fault ?? undefined,
         requestHeaders: request.headers,
         responseHeaders,
-      }),
-      redactor.body(request.rawBody ?? undefined),
-      redactor.body(responseBody),
-    );
+      });
+      journal.record(
+        // The query is parsed again from the URL on read: only a redacted one is kept.
+        redactedQuery === query ? facts : { ...facts, query: redactedQuery },
+        redactor.body(request.rawBody ?? undefined),
+        redactor.body(responseBody),
+      );
+    } catch (error) {
+      // A bug here must not lose the exchange silently, nor stop the journal: the entry keeps
+      // what holds no secret, says why, and the log says so too (without the message's data).
+      request.log.warn(
+        { err: { type: (error as Error)?.name } },
+        'the journal could not record this exchange whole',
+      );
+      journal.record(
+        {
+          arrived: request.arrived,
+          durationMs: reply.elapsedTime,
+          protocol: request.protocol,
+          method: request.method,
+          // The route's template (`/marketing/v1/lists/:listId`): the path as sent could hold a key.
+          url: routeOf(request)?.path ?? '/marketing/',
+          serverId: request.tenant?.serverId,
+          operation: routeOf(request)?.operationId,
+          format: 'json',
+          status,
+          fault: request.fault ?? undefined,
+          requestHeaders: NO_HEADERS,
+          responseHeaders: NO_HEADERS,
+          note: RECORD_FAILED,
+        },
+        undefined,
+        undefined,
+      );
+    }
   };
   return {
     arrive(request, _reply, done) {
@@ -85,6 +131,15 @@ export function journalHooks(core: Core): JournalHooks {
         record(request, reply, reply.statusCode, sentHeaders(reply), request.sentBody);
       }
       done();
+    },
+    unread(request, reply, payload, done) {
+      const { raw } = request;
+      // A body declared too large (413) is not waited for.
+      if (!request.journalPending || request.rawBody !== null || reply.statusCode === 413) {
+        return done(null, payload);
+      }
+      if (raw.readableDidRead || raw.readableEnded || raw.destroyed) return done(null, payload);
+      keepBody(request, () => done(null, payload));
     },
     recordNow(request, reply, status, sent) {
       if (request.journalPending) {
@@ -106,6 +161,39 @@ function sentHeaders(reply: FastifyReply): Headers | string {
 
 /** The operation a request was headed for when a fault answered it before routing. */
 function operationOf(request: FastifyRequest): string | undefined {
+  return routeOf(request)?.operationId;
+}
+
+function routeOf(request: FastifyRequest): { path: string; operationId: string } | undefined {
+  if (request.operation) return request.operation;
   const found = ROUTER.lookup(request.method, pathOf(request.url));
-  return found && 'route' in found ? found.route.operationId : undefined;
+  return found && 'route' in found ? found.route : undefined;
+}
+
+/**
+ * Reads the request's body (up to the emulated API's limit) into `rawBody` for the journal, then
+ * answers. Nothing parses it: the request did not happen (a fault, a 401, a 415). Bytes past the
+ * limit are read and dropped, so the connection stays usable.
+ */
+export function keepBody(request: FastifyRequest, then: () => void) {
+  const { raw } = request;
+  if (
+    raw.headers['content-length'] === undefined &&
+    raw.headers['transfer-encoding'] === undefined
+  ) {
+    return then();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = () => {
+    raw.off('data', onData).off('end', finish).off('error', finish);
+    request.rawBody = Buffer.concat(chunks);
+    then();
+  };
+  const onData = (chunk: Buffer) => {
+    if (size >= API_BODY_LIMIT) return;
+    chunks.push(chunk);
+    size += chunk.length;
+  };
+  raw.on('data', onData).once('end', finish).once('error', finish);
 }
