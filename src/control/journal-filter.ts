@@ -108,6 +108,8 @@ export function parseRequestFilter(
     if (typeof body !== 'object' || body === null) {
       fail('body must be an object (or array) to match the request body against.');
     }
+    const problem = bodyFilterProblem(body as object);
+    if (problem !== undefined) fail(problem);
     filter.body = body as Record<string, unknown>;
   }
   return filter;
@@ -190,21 +192,68 @@ export function compileFilter(filter: RequestFilter): CompiledFilter {
   };
 }
 
-function bodyDifferences(entry: JournalEntry, expected: unknown): string[] {
-  const { body, bodyEncoding, bodyTruncated } = entry.request;
-  if (body === undefined) return ['no request body'];
-  if (bodyEncoding !== undefined || bodyTruncated) return ['a request body that is not whole JSON'];
-  return differences(body, expected, 'body');
+/** Most values (properties and items, all levels) a `body` filter may hold. */
+export const MAX_FILTER_VALUES = 10_000;
+/** Deepest a `body` filter may nest. */
+export const MAX_FILTER_DEPTH = 32;
+/**
+ * Most comparisons one `body` filter makes against one entry's body: a filter of many objects
+ * against a body of many objects could otherwise take their product, and block the server. Past
+ * it, the entry does not match, and the difference says why.
+ */
+export const MAX_FILTER_STEPS = 200_000;
+
+/** Why a `body` filter is refused, or undefined when it is within the limits. Iterative. */
+export function bodyFilterProblem(body: object): string | undefined {
+  const stack: [unknown, number][] = [[body, 1]];
+  let values = 0;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_FILTER_DEPTH) return `body nests deeper than ${MAX_FILTER_DEPTH} levels.`;
+    for (const item of Object.values(value)) {
+      values += 1;
+      if (values > MAX_FILTER_VALUES) {
+        return `body holds more than ${MAX_FILTER_VALUES} values; match on fewer properties and items.`;
+      }
+      stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
-/** Where `actual` fails to contain `expected`, as `body.x.y is ... (wanted ...)` phrases. */
-function differences(actual: unknown, expected: unknown, where: string): string[] {
+function bodyDifferences(entry: JournalEntry, expected: unknown): string[] {
+  const { body, bodyEncoding, bodyTruncated, bodyNote } = entry.request;
+  if (body === undefined) return ['no request body'];
+  if (bodyEncoding !== undefined || bodyTruncated || bodyNote !== undefined) {
+    return ['a request body that is not whole JSON'];
+  }
+  const budget = { steps: MAX_FILTER_STEPS };
+  const found = differences(body, expected, 'body', budget);
+  return budget.steps < 0
+    ? [
+        `the body filter needed more than ${MAX_FILTER_STEPS} comparisons on this body; give fewer array items`,
+      ]
+    : found;
+}
+
+interface Budget {
+  steps: number;
+}
+
+/**
+ * Where `actual` fails to contain `expected`, as `body.x.y is ... (wanted ...)` phrases. Each value
+ * compared costs a step of `budget`; once it is spent, the answer is no longer complete (the
+ * caller says so).
+ */
+function differences(actual: unknown, expected: unknown, where: string, budget: Budget): string[] {
+  budget.steps -= 1;
+  if (budget.steps < 0) return ['over budget'];
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [`${where} is ${show(actual)} (wanted an array)`];
+    const has = itemFinder(actual, where, budget);
     return expected.flatMap((item, index) =>
-      actual.some((candidate) => differences(candidate, item, where).length === 0)
-        ? []
-        : [`${where} has no item like ${show(item)} (item ${index} of the filter)`],
+      has(item) ? [] : [`${where} has no item like ${show(item)} (item ${index} of the filter)`],
     );
   }
   if (typeof expected === 'object' && expected !== null) {
@@ -214,17 +263,48 @@ function differences(actual: unknown, expected: unknown, where: string): string[
     const byName = new Map(
       Object.entries(actual).map(([name, value]) => [name.toLowerCase(), value]),
     );
+    budget.steps -= byName.size;
     return Object.entries(expected).flatMap(([name, value]) => {
       const path = `${where}.${name}`;
       const folded = name.toLowerCase();
       return byName.has(folded)
-        ? differences(byName.get(folded), value, path)
+        ? differences(byName.get(folded), value, path, budget)
         : [`${path} is missing`];
     });
   }
   return Object.is(actual, expected)
     ? []
     : [`${where} is ${show(actual)} (wanted ${show(expected)})`];
+}
+
+/**
+ * Tests whether `actual` has an item like each one asked: a number, string, boolean or null is
+ * looked up in a set of the array's (built once, so a long filter against a long array is linear);
+ * an object or array is compared item by item, within the budget.
+ */
+const MINUS_ZERO = Symbol('-0');
+
+function itemFinder(actual: unknown[], where: string, budget: Budget): (item: unknown) => boolean {
+  let primitives: Set<unknown> | undefined;
+  return (item) => {
+    if (budget.steps < 0) return false;
+    if (typeof item !== 'object' || item === null) {
+      if (primitives === undefined) {
+        budget.steps -= actual.length;
+        // A set compares 0 and -0 as equal, Object.is does not: -0 is kept as a symbol of its own.
+        primitives = new Set(
+          actual
+            .filter((one) => typeof one !== 'object' || one === null)
+            .map((one) => (Object.is(one, -0) ? MINUS_ZERO : one)),
+        );
+      }
+      budget.steps -= 1;
+      return primitives.has(Object.is(item, -0) ? MINUS_ZERO : item);
+    }
+    return actual.some(
+      (candidate) => budget.steps >= 0 && differences(candidate, item, where, budget).length === 0,
+    );
+  };
 }
 
 function show(value: unknown): string {
