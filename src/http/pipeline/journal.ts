@@ -134,8 +134,13 @@ export function journalHooks(core: Core): JournalHooks {
     },
     unread(request, reply, payload, done) {
       const { raw } = request;
-      // A body declared too large (413) is not waited for.
-      if (!request.journalPending || request.rawBody !== null || reply.statusCode === 413) {
+      // A body declared too large (413, or over the limit) is not waited for: answered at once.
+      if (
+        !request.journalPending ||
+        request.rawBody !== null ||
+        reply.statusCode === 413 ||
+        Number(raw.headers['content-length']) > API_BODY_LIMIT
+      ) {
         return done(null, payload);
       }
       if (raw.readableDidRead || raw.readableEnded || raw.destroyed) return done(null, payload);
