@@ -123,9 +123,17 @@ describe('a deeply nested JSON body (10,000 levels) is shown as text', () => {
       body: nested,
       headers: { 'content-type': 'application/json' },
     });
-    const [entry] = fake.requests();
+    // Brackets inside strings (escaped quotes too) are not nesting.
+    const text = JSON.stringify({ firstName: `"${'['.repeat(500)}\\"{{` });
+    await call(fake, 'PUT', 'lists/1/contacts', {
+      body: text,
+      headers: { 'content-type': 'application/json' },
+    });
+    const [entry, inString] = fake.requests();
     expect(entry!.request.body).toEqual(JSON.parse(nested));
     expect(entry!.request.bodyNote).toBeUndefined();
+    expect(inString!.request.body).toEqual(JSON.parse(text));
+    expect(inString!.request.bodyNote).toBeUndefined();
   });
 });
 
