@@ -135,13 +135,18 @@ describe('the admin token', () => {
     },
   );
 
-  it.each([`Bearer${TOKEN}`, ` Bearer ${TOKEN}`, `Token ${TOKEN}`, `Bearer ${TOKEN}x`, TOKEN])(
-    'refuses %j',
-    async (authorization) => {
-      await using guarded = await makeFake({ adminToken: TOKEN });
-      expect((await open(guarded, '/__admin/state', authorization)).statusCode).toBe(401);
-    },
-  );
+  it.each([
+    `Bearer${TOKEN}`,
+    ` Bearer ${TOKEN}`,
+    `Token ${TOKEN}`,
+    // Seven characters before the token, as "Bearer " has: the scheme is still wrong.
+    `Token: ${TOKEN}`,
+    `Bearer ${TOKEN}x`,
+    TOKEN,
+  ])('refuses %j', async (authorization) => {
+    await using guarded = await makeFake({ adminToken: TOKEN });
+    expect((await open(guarded, '/__admin/state', authorization)).statusCode).toBe(401);
+  });
 
   it('takes ?token= on the inspector page only, as one string, and never over a wrong header', async () => {
     await using guarded = await makeFake({ adminToken: TOKEN });
@@ -150,6 +155,13 @@ describe('the admin token', () => {
     expect((await open(guarded, `/__admin/ui?token=${TOKEN}&token=${TOKEN}`)).statusCode).toBe(401);
     expect((await open(guarded, `/__admin/ui?token=${TOKEN}`, 'Bearer nope')).statusCode).toBe(401);
     expect((await open(guarded, `/__admin/state?token=${TOKEN}`)).statusCode).toBe(401);
+  });
+
+  it('takes ?token= on the inspector page when the browser also sends Basic credentials', async () => {
+    await using guarded = await makeFake({ adminToken: TOKEN });
+    const basic = `Basic ${btoa('1234:key-1234')}`;
+    expect((await open(guarded, `/__admin/ui?token=${TOKEN}`, basic)).statusCode).toBe(200);
+    expect((await open(guarded, '/__admin/ui?token=nope', basic)).statusCode).toBe(401);
   });
 
   it('with the token, an unknown control path is 404 and a wrong method 405', async () => {
