@@ -42,3 +42,54 @@ describe('removing a fault rule other than the first', () => {
     expect(fake.faults.list().map((rule) => rule.id)).toEqual([first.id]);
   });
 });
+
+describe('faults in the request pipeline', () => {
+  const basicAs = (username: string) => `Basic ${btoa(`${username}:wrong-key`)}`;
+
+  it('match the server id of the Basic username before the key is checked, up to 9 digits', async () => {
+    fake.faults.add({ kind: 'status', status: 502, match: { serverId: 1234 } });
+    fake.faults.add({ kind: 'status', status: 504, match: { serverId: 123456789 } });
+    fake.faults.add({ kind: 'status', status: 503, match: { serverId: 1234567890 } });
+    expect((await call(fake, 'GET', 'lists', { auth: basicAs('1234') })).status).toBe(502);
+    expect((await call(fake, 'GET', 'lists', { auth: basicAs('123456789') })).status).toBe(504);
+    expect((await call(fake, 'GET', 'lists', { auth: basicAs('1234567890') })).status).toBe(401);
+    expect((await call(fake, 'GET', 'lists', { auth: basicAs('x1234') })).status).toBe(401);
+    expect((await call(fake, 'GET', 'lists', { auth: basicAs('1234x') })).status).toBe(401);
+  });
+
+  it.each([
+    [418, "Injected fault: 418 I'm a Teapot."],
+    [599, 'Injected fault: 599 Unknown.'],
+  ])('status %i names the reason phrase, or "Unknown"', async (status, message) => {
+    fake.faults.add({ kind: 'status', status });
+    const response = await call(fake, 'GET', 'lists');
+    expect(response.status).toBe(status);
+    expect(response.json()).toEqual({ message });
+  });
+
+  it.each([
+    [{ kind: 'unavailable' as const }, 503],
+    [{ kind: 'status' as const, status: 500 }, 500],
+  ])('%j keeps the body the client sent to it in the journal', async (rule, status) => {
+    fake.faults.add(rule);
+    const body = { emailAddress: 'dee@example.com' };
+    expect((await call(fake, 'PUT', 'lists/1/contacts', { body })).status).toBe(status);
+    expect((await call(fake, 'GET', 'lists')).status).toBe(status);
+    const [put, get] = fake.requests();
+    expect(put!.request.body).toEqual(body);
+    expect(put!.request.bodySize).toBe(JSON.stringify(body).length);
+    expect(get!.request.body).toBeUndefined();
+  });
+
+  it('malformed: promises the whole error body and sends its first half', async () => {
+    fake.faults.add({ kind: 'malformed' });
+    const response = await fake.inject({ url: '/marketing/v1/lists' });
+    const full = JSON.stringify({
+      message: 'This response was cut off by an injected fault (malformed).',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-length']).toBe(String(full.length));
+    expect(response.body).toBe(full.slice(0, Math.floor(full.length / 2)));
+    expect(fake.requests()[0]!.response.body).toBe(response.body);
+  });
+});
