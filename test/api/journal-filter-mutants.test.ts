@@ -75,6 +75,14 @@ describe('journal filters: what is refused, and how', () => {
     );
   });
 
+  it.each([
+    [{ method: 5 }, 'method must be an HTTP method such as "GET".'],
+    [{ path: 'lists' }, 'path must be a glob that starts with "/", such as "/lists/*/contacts".'],
+    [{ serverId: '1234' }, 'serverId must be a whole number.'],
+  ])('%j names the field without a prefix', (filter, message) => {
+    expect(refused(filter)).toBe(`Bad filter: ${message}`);
+  });
+
   it.each([['x'], [null], [5]])('body %j', (body) => {
     expect(refused({ body })).toBe(
       'Bad filter: body must be an object (or array) to match the request body against.',
@@ -200,9 +208,30 @@ describe('nearest misses: what differs, and in which order', () => {
     expect(explain({ emailAddress: 'dee@example.com', a: 1, b: 2 })).toBe(
       'body.a is missing; body.b is missing',
     );
+    expect(explain({ emailAddress: null })).toBe(
+      'body.emailAddress is "dee@example.com" (wanted null)',
+    );
+    // JSON of 60 characters is shown whole; longer is cut to 57 and an ellipsis.
+    expect(explain({ emailAddress: 'x'.repeat(58) })).toBe(
+      `body.emailAddress is "dee@example.com" (wanted "${'x'.repeat(58)}")`,
+    );
     expect(explain({ emailAddress: 'x'.repeat(70) })).toBe(
       `body.emailAddress is "dee@example.com" (wanted "${'x'.repeat(56)}...)`,
     );
+  });
+
+  it('says when the body has null where the filter wants an object', async () => {
+    await add({ emailAddress: 'dee@example.com', customFields: null });
+    expect(closestLines({ body: { customFields: { name: 'City' } } })[0]).toMatch(
+      /: body\.customFields is null \(wanted an object\)$/,
+    );
+  });
+
+  it('a wait shows the checked filter: a status class in lower case', async () => {
+    const error = await fake
+      .waitForRequest({ status: '4XX' }, { timeoutMs: 10 })
+      .catch((caught: Error) => caught);
+    expect((error as Error).message).toMatch(/^No request matching \{"status":"4xx"\} arrived/);
   });
 
   it('says when a request had no body, or one that is not whole JSON', async () => {
