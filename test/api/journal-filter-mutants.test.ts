@@ -239,6 +239,19 @@ describe('nearest misses: what differs, and in which order', () => {
     expect(closestLines({ body: { a: 1 } })).toEqual([
       '  #1 GET /marketing/v1/lists -> 200 (getLists): no request body',
     ]);
+    await fake.inject({
+      method: 'PUT',
+      url: '/marketing/v1/lists/1/contacts',
+      headers: {
+        authorization: `Basic ${btoa('1234:key-1234')}`,
+        'content-type': 'application/json',
+      },
+      payload: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00]),
+    });
+    expect(fake.requests()[1]!.request.bodyEncoding).toBe('base64');
+    expect(closestLines({ method: 'PUT', body: { a: 1 } })[0]).toMatch(
+      /^ {2}#2 PUT \/marketing\/v1\/lists\/1\/contacts -> \d{3}: a request body that is not whole JSON$/,
+    );
     await using small = await makeFake({ journalBodyLimit: 8 });
     await call(small, 'PUT', 'lists/1/contacts', { body: { emailAddress: 'dee@example.com' } });
     const result = receivedRequest(small, { body: { emailAddress: 'dee@example.com' } });
