@@ -250,7 +250,7 @@ describe('nearest misses: what differs, and in which order', () => {
     });
     expect(fake.requests()[1]!.request.bodyEncoding).toBe('base64');
     expect(closestLines({ method: 'PUT', body: { a: 1 } })[0]).toMatch(
-      /^ {2}#2 PUT \/marketing\/v1\/lists\/1\/contacts -> \d{3}: a request body that is not whole JSON$/,
+      /^ {2}#2 PUT \/marketing\/v1\/lists\/1\/contacts -> 400 \(addToListByEmail\): a request body that is not whole JSON$/,
     );
     await using small = await makeFake({ journalBodyLimit: 8 });
     await call(small, 'PUT', 'lists/1/contacts', { body: { emailAddress: 'dee@example.com' } });
