@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { call, useFake } from '../helpers/fake.js';
 
@@ -91,5 +92,56 @@ describe('faults in the request pipeline', () => {
     expect(response.headers['content-length']).toBe(String(full.length));
     expect(response.body).toBe(full.slice(0, Math.floor(full.length / 2)));
     expect(fake.requests()[0]!.response.body).toBe(response.body);
+  });
+});
+
+describe('fault rules: ids, hits and held requests', () => {
+  it('numbers rules fault-1, fault-2, ... and keeps a rule without times for every match', async () => {
+    const first = fake.faults.add({ kind: 'status', status: 502, match: { path: '/lists' } });
+    const second = fake.faults.add({ kind: 'status', status: 503, match: { path: '/content' } });
+    expect([first.id, second.id]).toEqual(['fault-1', 'fault-2']);
+    for (let round = 0; round < 3; round++) {
+      expect((await call(fake, 'GET', 'lists')).status).toBe(502);
+    }
+    expect(fake.faults.list().map(({ id, hits }) => [id, hits])).toEqual([
+      ['fault-1', 3],
+      ['fault-2', 0],
+    ]);
+    expect(
+      (await fake.inject({ method: 'DELETE', url: '/__admin/faults/fault-2' })).statusCode,
+    ).toBe(204);
+  });
+
+  it('reset cuts the connection as a reset would (ECONNRESET)', async () => {
+    fake.faults.add({ kind: 'reset' });
+    await expect(fake.inject({ url: '/marketing/v1/lists' })).rejects.toMatchObject({
+      code: 'ECONNRESET',
+      message: 'socket hang up (injected fault: reset)',
+    });
+  });
+
+  it('removing a spent no-response rule still releases the request it holds', async () => {
+    const rule = fake.faults.add({ kind: 'no-response', times: 1 });
+    const held = fake.inject({ url: '/marketing/v1/lists' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.faults.list()).toEqual([]);
+    const removed = await fake.inject({ method: 'DELETE', url: `/__admin/faults/${rule.id}` });
+    expect(removed.statusCode).toBe(204);
+    await expect(held).rejects.toMatchObject({ code: 'ECONNRESET' });
+    const again = await fake.inject({ method: 'DELETE', url: `/__admin/faults/${rule.id}` });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('an outage reads at most 1 MiB of the body it answers', async () => {
+    fake.faults.add({ kind: 'unavailable' });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const response = await fake.inject({
+      method: 'PUT',
+      url: '/marketing/v1/lists/1/contacts',
+      headers: { 'content-type': 'application/json', 'content-length': String(32 * chunk.length) },
+      payload: Readable.from(Array.from({ length: 32 }, () => chunk)),
+    });
+    expect(response.statusCode).toBe(503);
+    expect(fake.requests()[0]!.request.bodySize).toBe(1024 * 1024);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, useFake } from '../helpers/fake.js';
+import { call, makeFake, useFake } from '../helpers/fake.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the answers of route resolution,
 // word for word, on the emulated API and on the control API.
@@ -48,9 +48,17 @@ describe('route resolution answers', () => {
     const reset = await fake.inject({ method: 'POST', url: '/__admin/servers/1234/reset' });
     expect(reset.statusCode).toBe(204);
     expect(reset.body).toBe('');
+    expect(reset.headers['content-type']).toBeUndefined();
     const health = await fake.inject({ url: '/__admin/health' });
     expect(health.statusCode).toBe(200);
     expect(health.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
+  });
+
+  it('with an admin token, an unknown emulated path is still the emulated 404, not a 401', async () => {
+    await using guarded = await makeFake({ adminToken: 's3cret' });
+    const response = await call(guarded, 'GET', 'nowhere');
+    expect(response.status).toBe(404);
+    expect(response.json()).toEqual({ message: 'No route matches GET /marketing/v1/nowhere.' });
   });
 });
