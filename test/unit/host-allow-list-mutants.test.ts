@@ -17,6 +17,7 @@ describe('the Host allow-list', () => {
     ['sandbox', true],
     ['SANDBOX.', true],
     ['sandbox.example', false],
+    ['mysandbox', false],
     ['ci.internal', true],
     ['a.b.INTERNAL', true],
     ['internal', false],
