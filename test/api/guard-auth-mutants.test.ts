@@ -10,7 +10,7 @@ import { call, makeFake, useFake } from '../helpers/fake.js';
 const fake = useFake();
 
 const ORIGIN_REFUSED = (origin: string) =>
-  `A control call that changes state from another origin (${origin}) is refused: the control API takes those only from its own pages and from clients that are not browsers.`;
+  `A control call from another site or origin (${origin}) is refused, reads included: the control API takes calls only from its own pages and from clients that are not browsers.`;
 
 const HOST_REFUSED = (host: string) =>
   `Host '${host}' is not allowed on the control API, which guards against DNS rebinding: add it with the allowedHosts option (CLI: --allowed-hosts).`;
