@@ -28,6 +28,7 @@ export {
   FaultRuleError,
   InvalidOptionError,
   SeedError,
+  ServerExistsError,
   StateError,
   TooManyWaitsError,
   UnknownServerError,

@@ -10,7 +10,7 @@ import {
   isWholeNumber,
   MAX_CUSTOM_FIELDS,
   MAX_FIELD_NAME_LENGTH,
-  MAX_KEY_LENGTH,
+  SERVER_KEY_RULE,
 } from './rules.js';
 import {
   assignIds,
@@ -110,7 +110,7 @@ function planServer(input: unknown, path: string, context: SeedContext): ServerP
 function planKey(value: unknown, path: string, target: Tenant | undefined): string | undefined {
   if (value === undefined) return target?.key;
   const key = expectString(value, path);
-  if (!isServerKey(key)) fail(path, `must be 1 to ${MAX_KEY_LENGTH} printable characters`);
+  if (!isServerKey(key)) fail(path, `must be ${SERVER_KEY_RULE}`);
   if (target && target.key !== key) {
     fail(
       path,
