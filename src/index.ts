@@ -40,6 +40,7 @@ export type {
   ContentSeed,
   CustomFieldSeed,
   ListSeed,
+  NextIdsSeed,
   Seed,
   ServerSeed,
 } from './domain/seed-types.js';

@@ -13,6 +13,7 @@ import {
 } from './rules.js';
 import { planSeed, type ServerPlan } from './seed.js';
 import { describe as shown } from './seed-check.js';
+import { exportNextIds } from './seed-next-ids.js';
 import type { Seed, ServerSeed } from './seed-types.js';
 import { Tenant } from './tenant.js';
 
@@ -167,6 +168,7 @@ export class Store {
     for (const list of plan.lists) tenant.insertList(list);
     for (const contact of plan.contacts) tenant.insertContact(contact);
     for (const content of plan.content) tenant.insertContent(content);
+    tenant.raiseNextIds(plan.nextIds);
     this.tenants.set(tenant.serverId, tenant);
     this.keyRevision += 1;
     return { serverId: tenant.serverId, key: tenant.key };
@@ -218,5 +220,6 @@ function exportTenant(tenant: Tenant): ServerSeed {
       created: isoTime(item.created),
       updated: isoTime(item.updated),
     })),
+    nextIds: exportNextIds(tenant.peekNextIds()),
   };
 }
