@@ -226,6 +226,36 @@ describe.each([
       20 * HEADERS_TIMEOUT_MS,
     );
 
+    it(
+      'a request held by a no-response fault is not cut by the idle-connection rule',
+      async () => {
+        const rule = fake.faults.add({ kind: 'no-response', match: { path: '/lists' } });
+        const socket = await openSocket(target);
+        socket.on('error', () => undefined);
+        let closed = false;
+        const released = new Promise<void>((resolve) =>
+          socket.once('close', () => {
+            closed = true;
+            resolve();
+          }),
+        );
+        try {
+          socket.write(
+            raw(`GET /marketing/v1/lists HTTP/1.1\nHost: x\nAuthorization: ${AUTH}\n\n`),
+          );
+          // Longer than the rule's two quiet periods: a held request is Node's and the fault's.
+          await new Promise((resolve) => setTimeout(resolve, 3 * HEADERS_TIMEOUT_MS));
+          expect(closed).toBe(false);
+          rule.remove();
+          await released;
+        } finally {
+          rule.remove();
+          socket.destroy();
+        }
+      },
+      20 * HEADERS_TIMEOUT_MS,
+    );
+
     it('thousands of idle keep-alive sockets never stop a normal client', async () => {
       const count = https ? 1000 : 2000;
       const sockets: Socket[] = [];
