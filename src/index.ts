@@ -28,6 +28,7 @@ export {
   FaultRuleError,
   InvalidOptionError,
   SeedError,
+  ServerExistsError,
   StateError,
   TooManyWaitsError,
   UnknownServerError,
@@ -39,6 +40,7 @@ export type {
   ContentSeed,
   CustomFieldSeed,
   ListSeed,
+  NextIdsSeed,
   Seed,
   ServerSeed,
 } from './domain/seed-types.js';

@@ -5,7 +5,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { localhostCertificateOnce } from './certificate.js';
 import { InvalidOptionError } from './domain/errors.js';
 
@@ -101,11 +101,19 @@ export async function startServer(
       options.key === undefined ? await localhostCertificateOnce(options.tlsHostnames) : undefined;
     ca = own?.cert;
     server = createHttpsServer(
-      { key: own?.key ?? options.key, cert: own?.cert ?? options.cert, ...timeouts },
+      {
+        key: own?.key ?? options.key,
+        cert: own?.cert ?? options.cert,
+        // A client that never finishes its TLS handshake (or never sends a ClientHello).
+        handshakeTimeout: headersTimeoutMs,
+        ...timeouts,
+      },
       handler,
     );
+    cutIdleConnections(server, 'secureConnection', headersTimeoutMs);
   } else {
     server = createHttpServer(timeouts, handler);
+    cutIdleConnections(server, 'connection', headersTimeoutMs);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -122,4 +130,35 @@ export async function startServer(
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Node's headersTimeout starts at a request's first byte, so a connection that sends nothing is
+ * never cut (and keepAliveTimeout only starts after a first answer): each new connection that
+ * makes no progress (no byte read) for `timeoutMs` before its first request is closed. Once a
+ * request has arrived, the connection is Node's: keep-alive between requests, and long polls,
+ * held `no-response` faults and delays are never cut by this. A client dripping header bytes
+ * makes progress and is left to headersTimeout, which answers it 408.
+ */
+function cutIdleConnections(
+  server: Server,
+  event: 'connection' | 'secureConnection',
+  timeoutMs: number,
+): void {
+  const asked = new WeakSet<Socket>();
+  server.on('request', (request: IncomingMessage) => asked.add(request.socket));
+  server.on(event, (socket: Socket) => {
+    let bytesRead = 0;
+    const check = () => {
+      if (asked.has(socket) || socket.destroyed) return;
+      if (socket.bytesRead === bytesRead) {
+        socket.destroy();
+        return;
+      }
+      bytesRead = socket.bytesRead;
+      timer.refresh();
+    };
+    const timer = setTimeout(check, timeoutMs).unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
 }

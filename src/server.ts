@@ -193,7 +193,10 @@ export class FakeMarketingServer {
     return this.core.saveState();
   }
 
-  /** A new tenant; a missing serverId is a free 5-digit number, a missing key a fresh one. */
+  /**
+   * A new tenant; a missing serverId is a free 5-digit number, a missing key a fresh one. Throws
+   * ServerExistsError for a serverId this fake holds, InvalidOptionError for a bad option.
+   */
   addServer(options: { serverId?: number; key?: string; maxContacts?: number } = {}): Credentials {
     return this.core.addServer(options);
   }

@@ -103,6 +103,10 @@ export const API_ERRORS = {
     message: 'Server {serverId} does not exist in this fake; create it with addServer() or a seed.',
   },
   STATE_CONFLICT: { status: 409, message: '{detail}' },
+  SERVER_EXISTS: {
+    status: 409,
+    message: 'Server {serverId} already exists; pick another serverId or omit it.',
+  },
   REQUEST_NOT_RECEIVED: { status: 404, message: '{detail}' },
   TOO_MANY_WAITS: {
     status: 429,
@@ -210,6 +214,17 @@ export class UnknownServerError extends FakeMarketingServerError {
 
   constructor(serverId: number) {
     super(fillTemplate(API_ERRORS.UNKNOWN_SERVER.message, { serverId }), 'UNKNOWN_SERVER');
+    this.serverId = serverId;
+  }
+}
+
+/** addServer() with the id of a server this fake already holds. */
+export class ServerExistsError extends FakeMarketingServerError {
+  override name = 'ServerExistsError';
+  readonly serverId: number;
+
+  constructor(serverId: number) {
+    super(fillTemplate(API_ERRORS.SERVER_EXISTS.message, { serverId }), 'SERVER_EXISTS');
     this.serverId = serverId;
   }
 }

@@ -15,15 +15,29 @@ export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
 /** Longest server key (the Basic-auth password) a seed or addServer() may set. */
 export const MAX_KEY_LENGTH = 200;
 
-/** A server key: 1 to {@link MAX_KEY_LENGTH} characters, none of them a control character. */
+/**
+ * What no key may hold: C0 and C1 control characters and DEL (RFC 7617 forbids controls in
+ * Basic credentials), U+2028 and U+2029 (Basic-auth parsers read the password as one line), and
+ * lone surrogates (they have no UTF-8 form, so no client could send them).
+ */
+const UNSENDABLE_IN_KEY =
+  /[\x00-\x1f\x7f-\x9f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A server key: 1 to {@link MAX_KEY_LENGTH} characters (UTF-16 code units), each one a client
+ * can send in Basic credentials as UTF-8 and the fake matches: every accepted key authenticates.
+ */
 export function isServerKey(value: unknown): value is string {
   return (
     typeof value === 'string' &&
     value.length >= 1 &&
     value.length <= MAX_KEY_LENGTH &&
-    !/[\x00-\x1f\x7f]/.test(value)
+    !UNSENDABLE_IN_KEY.test(value)
   );
 }
+
+/** Why {@link isServerKey} refuses a key, for messages. */
+export const SERVER_KEY_RULE = `1 to ${MAX_KEY_LENGTH} characters without control characters (C0, DEL, C1), U+2028, U+2029 or lone surrogates`;
 
 /** Default contact cap of a server whose seed sets none. */
 export const DEFAULT_MAX_CONTACTS = 10_000;

@@ -17,6 +17,20 @@ export interface ServerSeed {
   lists?: ListSeed[];
   contacts?: ContactSeed[];
   content?: ContentSeed[];
+  /**
+   * The id the next item of each kind created through the API gets (the export always writes
+   * them), so deleted ids stay unused after `seed(exportState())`. Each must be past every id of
+   * its kind the server uses or has used.
+   */
+  nextIds?: NextIdsSeed;
+}
+
+/** The id counters of a server, by kind of item. */
+export interface NextIdsSeed {
+  list?: number;
+  contact?: number;
+  customField?: number;
+  content?: number;
 }
 
 export interface CustomFieldSeed {

@@ -1,4 +1,4 @@
-import type { ContactSnapshot, Content, CustomField, List } from './model.js';
+import type { ContactSnapshot, Content, CustomField, List, NextIds } from './model.js';
 import {
   CONTACT_STATUSES,
   type ContactStatus,
@@ -10,7 +10,7 @@ import {
   isWholeNumber,
   MAX_CUSTOM_FIELDS,
   MAX_FIELD_NAME_LENGTH,
-  MAX_KEY_LENGTH,
+  SERVER_KEY_RULE,
 } from './rules.js';
 import {
   assignIds,
@@ -26,6 +26,7 @@ import {
   optionalArray,
   pathOf,
 } from './seed-check.js';
+import { planNextIds } from './seed-next-ids.js';
 import type { Tenant } from './tenant.js';
 
 /** What a seed needs from its surroundings. */
@@ -47,6 +48,8 @@ export interface ServerPlan {
   readonly lists: readonly List[];
   readonly contacts: readonly ContactSnapshot[];
   readonly content: readonly Content[];
+  /** Counters the seed sets, applied after its items. */
+  readonly nextIds: Partial<NextIds>;
 }
 
 const SEED_KEYS = ['$schema', 'servers'] as const;
@@ -58,6 +61,7 @@ const SERVER_KEYS = [
   'lists',
   'contacts',
   'content',
+  'nextIds',
 ] as const;
 const FIELD_KEYS = ['customFieldNameId', 'name'] as const;
 const LIST_KEYS = ['id', 'name'] as const;
@@ -104,13 +108,15 @@ function planServer(input: unknown, path: string, context: SeedContext): ServerP
   // The cap refuses contacts created later through the API.
   const cap = maxContacts ?? target?.maxContacts ?? context.defaultMaxContacts;
   const content = planContent(server.content, joinPath(path, 'content'), target, context.now);
-  return { serverId: id, target, key, maxContacts: cap, fields, lists, contacts, content };
+  const used = { lists, contacts, fields, content };
+  const nextIds = planNextIds(server.nextIds, joinPath(path, 'nextIds'), used, target);
+  return { serverId: id, target, key, maxContacts: cap, fields, lists, contacts, content, nextIds };
 }
 
 function planKey(value: unknown, path: string, target: Tenant | undefined): string | undefined {
   if (value === undefined) return target?.key;
   const key = expectString(value, path);
-  if (!isServerKey(key)) fail(path, `must be 1 to ${MAX_KEY_LENGTH} printable characters`);
+  if (!isServerKey(key)) fail(path, `must be ${SERVER_KEY_RULE}`);
   if (target && target.key !== key) {
     fail(
       path,

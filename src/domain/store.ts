@@ -1,18 +1,19 @@
 import { randomInt } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { constantTimeEqual } from './constant-time.js';
-import { InvalidOptionError, UnknownServerError } from './errors.js';
+import { InvalidOptionError, ServerExistsError, UnknownServerError } from './errors.js';
 import type { TenantSnapshot } from './model.js';
 import {
   isoTime,
   isServerId,
   isServerKey,
   isWholeNumber,
-  MAX_KEY_LENGTH,
   parseServerId,
+  SERVER_KEY_RULE,
 } from './rules.js';
 import { planSeed, type ServerPlan } from './seed.js';
 import { describe as shown } from './seed-check.js';
+import { exportNextIds } from './seed-next-ids.js';
 import type { Seed, ServerSeed } from './seed-types.js';
 import { Tenant } from './tenant.js';
 
@@ -105,16 +106,10 @@ export class Store {
         `serverId must be a 4- or 5-digit integer (1000 to 99999), got ${shown(serverId)}`,
       );
     }
-    if (this.tenants.has(serverId)) {
-      throw new InvalidOptionError(
-        `Server ${serverId} already exists; pick another serverId or omit it`,
-      );
-    }
+    if (this.tenants.has(serverId)) throw new ServerExistsError(serverId);
     const key = options.key ?? nanoid();
     if (!isServerKey(key)) {
-      throw new InvalidOptionError(
-        `key must be 1 to ${MAX_KEY_LENGTH} characters without control characters`,
-      );
+      throw new InvalidOptionError(`key must be ${SERVER_KEY_RULE}`);
     }
     const maxContacts = options.maxContacts ?? this.options.defaultMaxContacts;
     checkMaxContacts(maxContacts);
@@ -173,6 +168,7 @@ export class Store {
     for (const list of plan.lists) tenant.insertList(list);
     for (const contact of plan.contacts) tenant.insertContact(contact);
     for (const content of plan.content) tenant.insertContent(content);
+    tenant.raiseNextIds(plan.nextIds);
     this.tenants.set(tenant.serverId, tenant);
     this.keyRevision += 1;
     return { serverId: tenant.serverId, key: tenant.key };
@@ -224,5 +220,6 @@ function exportTenant(tenant: Tenant): ServerSeed {
       created: isoTime(item.created),
       updated: isoTime(item.updated),
     })),
+    nextIds: exportNextIds(tenant.peekNextIds()),
   };
 }

@@ -205,6 +205,13 @@ export class Tenant {
     return content;
   }
 
+  /** Moves counters forward (a seed's `nextIds`, checked against every id used); never back. */
+  raiseNextIds(next: Partial<NextIds>): void {
+    for (const [name, value] of Object.entries(next) as [keyof NextIds, number][]) {
+      this.nextIds[name] = Math.max(this.nextIds[name], value);
+    }
+  }
+
   /** The id the next created item of each kind gets: ids are never reused after deletion. */
   peekNextIds(): Readonly<NextIds> {
     return { ...this.nextIds };

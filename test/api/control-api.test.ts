@@ -80,7 +80,11 @@ describe('control API', () => {
     expect((await call(fake, 'GET', 'lists', { auth: basic(4321, 'k') })).status).toBe(200);
     const random = (await admin(fake, 'POST', '/servers')).json() as { serverId: number };
     expect(random.serverId).toBeGreaterThanOrEqual(10000);
-    expect((await admin(fake, 'POST', '/servers', { serverId: 4321 })).status).toBe(400);
+    const existing = await admin(fake, 'POST', '/servers', { serverId: 4321 });
+    expect(existing.status).toBe(409);
+    expect(existing.json()).toEqual({
+      message: 'Server 4321 already exists; pick another serverId or omit it.',
+    });
     expect((await admin(fake, 'POST', '/servers', { id: 1 })).json()).toEqual({
       message: "Unknown property 'id'; use serverId, key, maxContacts.",
     });

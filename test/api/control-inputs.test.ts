@@ -6,7 +6,7 @@ const fake = useFake();
 
 interface Refused {
   readonly name: string;
-  readonly method: 'POST' | 'PUT';
+  readonly method: 'POST' | 'PUT' | 'DELETE';
   readonly path: string;
   /** Raw JSON text, so numbers JSON.stringify cannot write (1e400) are sent too. */
   readonly payload: string;
@@ -121,6 +121,118 @@ const REFUSED: Refused[] = [
     message: /key must be 1 to 200/,
   },
   {
+    name: 'a new server with a key holding a C1 control character (NEL)',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"\\u0085nelkey-x"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'a new server with a key holding a C1 control character (APC)',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"\\u009fapc-key-x"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'a new server with a key holding U+2028, which Basic auth cannot carry',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"ab\\u2028cdef"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'a new server with a key holding U+2029',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"ab\\u2029cdef"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'a new server with a key holding a lone high surrogate',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"\\ud800abcdef"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'a new server with a key holding a lone low surrogate',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"abcdef\\udc00"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'a new server with a key holding DEL',
+    method: 'POST',
+    path: '/servers',
+    payload: '{"serverId":20004,"key":"abc\\u007fdef"}',
+    message:
+      /key must be 1 to 200 characters without control characters \(C0, DEL, C1\), U\+2028, U\+2029 or lone surrogates/,
+  },
+  {
+    name: 'POST /servers/1234/regenerate-key with a body that names something',
+    method: 'POST',
+    path: '/servers/1234/regenerate-key',
+    payload: '{"faults":"keep-please"}',
+    message: "Unknown property 'faults'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'POST /reset with a body that names something',
+    method: 'POST',
+    path: '/reset',
+    payload: '{"typo":true}',
+    message: "Unknown property 'typo'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'POST /servers/1234/reset with a body that names something',
+    method: 'POST',
+    path: '/servers/1234/reset',
+    payload: '{"typo":true}',
+    message: "Unknown property 'typo'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'POST /save with a body that names something',
+    method: 'POST',
+    path: '/save',
+    payload: '{"file":"x"}',
+    message: "Unknown property 'file'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'DELETE /faults with a body that names something',
+    method: 'DELETE',
+    path: '/faults',
+    payload: '{"id":"fault-1"}',
+    message: "Unknown property 'id'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'DELETE /requests with a body that names something',
+    method: 'DELETE',
+    path: '/requests',
+    payload: '{"sinceId":5}',
+    message: "Unknown property 'sinceId'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'DELETE /faults/{id} with a body that names something',
+    method: 'DELETE',
+    path: '/faults/fault-1',
+    payload: '{"typo":1}',
+    message: "Unknown property 'typo'; this route takes no body (or an empty JSON object).",
+  },
+  {
+    name: 'POST /reset with a body that is not an object',
+    method: 'POST',
+    path: '/reset',
+    payload: '[]',
+    message: 'This route takes no body (or an empty JSON object).',
+  },
+  {
     name: 'a new server with an id of 1e20',
     method: 'POST',
     path: '/servers',
@@ -211,6 +323,35 @@ describe('a refused control call changes nothing and is never a 500', () => {
       expect(response.statusCode).toBe(201);
       expect(fake.faults.list()).toMatchObject([{ kind: 'unavailable' }]);
     }
+  });
+});
+
+describe('control routes that take no body', () => {
+  const BODILESS = [
+    ['POST', '/servers/1234/regenerate-key', 200],
+    ['POST', '/servers/1234/reset', 204],
+    ['POST', '/reset', 204],
+    ['DELETE', '/faults', 204],
+    ['DELETE', '/requests', 204],
+  ] as const;
+
+  it.each(BODILESS)('%s %s takes no body, or an empty object', async (method, path, status) => {
+    expect((await fake.inject({ method, url: `/__admin${path}` })).statusCode).toBe(status);
+    const empty = await fake.inject({ method, url: `/__admin${path}`, payload: {} });
+    expect(empty.statusCode).toBe(status);
+  });
+
+  it('DELETE /requests with a filter-like body keeps the journal', async () => {
+    await fake.inject({ url: '/marketing/v1/lists' });
+    const before = (await fake.inject({ url: '/__admin/requests' })).json() as unknown[];
+    expect(before.length).toBeGreaterThan(0);
+    const refused = await fake.inject({
+      method: 'DELETE',
+      url: '/__admin/requests',
+      payload: { sinceId: 5 },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((await fake.inject({ url: '/__admin/requests' })).json()).toEqual(before);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type FakeMarketingServer,
   InvalidOptionError,
   SeedError,
+  ServerExistsError,
   StateError,
   UnknownServerError,
 } from '../../src/index.js';
@@ -92,10 +93,16 @@ describe('addServer', () => {
   });
 
   it.each([
-    [{ serverId: 1234 }, 'already exists'],
     [{ serverId: 123 }, '4- or 5-digit'],
     [{ serverId: 100000 }, '4- or 5-digit'],
     [{ key: '' }, 'key must be 1 to 200 characters without control characters'],
+    [{ key: '\u0085nelkey-x' }, 'key must be 1 to 200'],
+    [{ key: '\u009fapc-key-x' }, 'key must be 1 to 200'],
+    [{ key: 'ab\u2028cdef' }, 'key must be 1 to 200'],
+    [{ key: 'ab\u2029cdef' }, 'key must be 1 to 200'],
+    [{ key: '\ud800abcdef' }, 'lone surrogates'],
+    [{ key: 'abcdef\udc00' }, 'lone surrogates'],
+    [{ key: 'del\u007fkey' }, 'key must be 1 to 200'],
     [{ key: 'x'.repeat(201) }, 'key must be 1 to 200'],
     [{ key: 'tab\there' }, 'key must be 1 to 200'],
     [{ key: 42 as unknown as string }, 'key must be 1 to 200'],
@@ -107,6 +114,22 @@ describe('addServer', () => {
     const before = fake.exportState();
     expect(() => fake.addServer(options)).toThrow(InvalidOptionError);
     expect(() => fake.addServer(options)).toThrow(message);
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it('an existing serverId -> ServerExistsError (409), nothing changes', () => {
+    const before = fake.exportState();
+    expect(() => fake.addServer({ serverId: 1234 })).toThrow(ServerExistsError);
+    expect(() => fake.addServer({ serverId: 1234, key: 'another' })).toThrow(
+      'Server 1234 already exists',
+    );
+    let caught: unknown;
+    try {
+      fake.addServer({ serverId: 1234 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ status: 409, code: 'SERVER_EXISTS', serverId: 1234 });
     expect(fake.exportState()).toEqual(before);
   });
 

@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
 import { AUTH, basic, KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
@@ -159,26 +159,137 @@ describe.each([
       }
     }, 20_000);
 
+    it(
+      'a connection that sends nothing is cut after headersTimeoutMs (TLS: no ClientHello too)',
+      async () => {
+        const { hostname } = new URL(target.url);
+        // A plain TCP connection: over HTTPS it never starts the TLS handshake.
+        const tcp = connectTcp({ host: hostname, port: Number(port) });
+        const opened = [tcp, await openSocket(target)];
+        const received = opened.map(() => [] as Buffer[]);
+        const closed = opened.map(
+          (socket, index) =>
+            new Promise<void>((resolve) => {
+              socket.on('data', (chunk: Buffer) => received[index]!.push(chunk));
+              socket.on('error', () => undefined);
+              socket.once('close', () => resolve());
+            }),
+        );
+        try {
+          // Without the cut, the HTTP one stays open for good and the HTTPS one for 120 s.
+          await Promise.all(closed);
+          expect(received.map((chunks) => Buffer.concat(chunks).length)).toEqual([0, 0]);
+          const served = await request('/marketing/v1/lists', { headers: { authorization: AUTH } });
+          expect(served.status).toBe(200);
+        } finally {
+          for (const socket of opened) socket.destroy();
+        }
+      },
+      10 * HEADERS_TIMEOUT_MS,
+    );
+
+    it(
+      'a long poll, and a keep-alive connection between requests, outlive headersTimeoutMs',
+      async () => {
+        const socket = await openSocket(target);
+        socket.on('error', () => undefined);
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const answers = (count: number) =>
+          new Promise<string>((resolve, reject) => {
+            const poll = setInterval(() => {
+              const text = Buffer.concat(chunks).toString('latin1');
+              if ((text.match(/HTTP\/1\.1 \d{3}/g) ?? []).length >= count) {
+                clearInterval(poll);
+                resolve(text);
+              }
+              if (socket.destroyed) {
+                clearInterval(poll);
+                reject(new Error(`closed after: ${text.slice(0, 200)}`));
+              }
+            }, 20);
+          });
+        try {
+          const wait = `/__admin/requests/wait?path=/never&timeoutMs=${3 * HEADERS_TIMEOUT_MS}`;
+          socket.write(raw(`GET ${wait} HTTP/1.1\nHost: localhost\n\n`));
+          // The wait ends with its 404 (nothing matched), not with a cut connection.
+          expect(statusOf(await answers(1))).toBe(404);
+          socket.write(raw('GET /__admin/health HTTP/1.1\nHost: localhost\n\n'));
+          expect((await answers(2)).match(/HTTP\/1\.1 \d{3}/g)).toEqual([
+            'HTTP/1.1 404',
+            'HTTP/1.1 200',
+          ]);
+        } finally {
+          socket.destroy();
+        }
+      },
+      20 * HEADERS_TIMEOUT_MS,
+    );
+
+    it(
+      'a request held by a no-response fault is not cut by the idle-connection rule',
+      async () => {
+        const rule = fake.faults.add({ kind: 'no-response', match: { path: '/lists' } });
+        const socket = await openSocket(target);
+        socket.on('error', () => undefined);
+        let closed = false;
+        const released = new Promise<void>((resolve) =>
+          socket.once('close', () => {
+            closed = true;
+            resolve();
+          }),
+        );
+        try {
+          socket.write(
+            raw(`GET /marketing/v1/lists HTTP/1.1\nHost: x\nAuthorization: ${AUTH}\n\n`),
+          );
+          // Longer than the rule's two quiet periods: a held request is Node's and the fault's.
+          await new Promise((resolve) => setTimeout(resolve, 3 * HEADERS_TIMEOUT_MS));
+          expect(closed).toBe(false);
+          rule.remove();
+          await released;
+        } finally {
+          rule.remove();
+          socket.destroy();
+        }
+      },
+      20 * HEADERS_TIMEOUT_MS,
+    );
+
     it('thousands of idle keep-alive sockets never stop a normal client', async () => {
       const count = https ? 1000 : 2000;
       const sockets: Socket[] = [];
+      /** Each one asks once as soon as it is open, keeps the connection, and goes quiet. */
+      const askOnce = async (): Promise<string> => {
+        const socket = await openSocket(target);
+        sockets.push(socket);
+        socket.on('error', () => undefined);
+        const chunks: Buffer[] = [];
+        const answered = new Promise<string>((resolve) => {
+          const done = () => resolve(Buffer.concat(chunks).toString('latin1'));
+          socket.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            if (Buffer.concat(chunks).includes('{"status":"ok"}')) done();
+          });
+          socket.once('close', done);
+        });
+        socket.write(
+          `GET /__admin/health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`,
+        );
+        return answered;
+      };
       try {
+        const answers: string[] = [];
         for (let start = 0; start < count; start += 200) {
-          const batch = await Promise.all(
-            Array.from({ length: Math.min(200, count - start) }, () => openSocket(target)),
-          );
-          sockets.push(...batch);
-        }
-        // Each one asks once, keeps the connection, and goes quiet.
-        for (const socket of sockets) {
-          socket.on('error', () => undefined);
-          socket.write(
-            `GET /__admin/health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`,
+          answers.push(
+            ...(await Promise.all(Array.from({ length: Math.min(200, count - start) }, askOnce))),
           );
         }
         const served = await request('/marketing/v1/lists', { headers: { authorization: AUTH } });
         expect(served.status).toBe(200);
-        expect(sockets.filter((socket) => !socket.destroyed)).toHaveLength(count);
+        // Every one was served (keepAliveTimeout may close the earliest ones once they idle).
+        const statuses = answers.map(statusOf);
+        expect(statuses.filter((status) => status === 200)).toHaveLength(count);
       } finally {
         for (const socket of sockets) socket.destroy();
       }

@@ -258,6 +258,45 @@ describe('every control route and field, fuzzed', () => {
     );
   });
 
+  it('every control route that changes something declares its body in the table', () => {
+    const undeclared = CONTROL_ROUTES.filter((route) => route.method !== 'GET' && !route.body);
+    expect(undeclared.map((route) => `${route.method} ${route.path}`)).toEqual([]);
+    const bodiless = CONTROL_ROUTES.filter(
+      (route) => route.body && Object.keys((route.body as Schema).properties ?? {}).length === 0,
+    ).map((route) => route.operationId);
+    for (const expected of [
+      'regenerateKey',
+      'reset',
+      'resetServer',
+      'clearFaults',
+      'clearRequests',
+    ]) {
+      expect(bodiless).toContain(expected);
+    }
+  });
+
+  it.each(
+    CONTROL_ROUTES.filter(
+      (route) =>
+        route.body &&
+        (route.body as Schema & { additionalProperties?: boolean }).additionalProperties === false,
+    ).map((route) => [`${route.method} ${route.path}`, route] as const),
+  )('%s refuses a name its body does not list', async (_name, route) => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .string({ minLength: 1, maxLength: 12 })
+          .filter((name) => !Object.hasOwn((route.body as Schema).properties ?? {}, name)),
+        fc.jsonValue({ maxDepth: 1 }),
+        async (name, value) => {
+          const status = await check(route, fillPath(route, {}), JSON.stringify({ [name]: value }));
+          expect(status).toBe(400);
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
   it('query parameters given twice are refused like any bad filter', async () => {
     for (const route of CONTROL_ROUTES.filter((candidate) => candidate.query)) {
       for (const name of Object.keys(route.query!)) {

@@ -132,6 +132,13 @@ export class ServerModel {
         lists: [...c.lists].sort((a, b) => a - b),
       })),
       content: [],
+      // Ids are never reused: the counters only move forward, deletions included.
+      nextIds: {
+        list: Math.max(0, ...this.lists) + 1,
+        contact: this.nextContactId,
+        customField: this.nextFieldId,
+        content: 1,
+      },
     };
   }
 }

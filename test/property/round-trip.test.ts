@@ -160,6 +160,18 @@ async function perform(fake: FakeMarketingServer, action: Action, accept: string
   }
 }
 
+/** Calls that create items after a round trip: a field, a contact. */
+const AFTER_TRIP: Action[] = [
+  { kind: 'field', name: 'AfterTrip' },
+  {
+    kind: 'addByEmail',
+    listId: 1,
+    email: 'after-trip@example.com',
+    values: [],
+    firstName: undefined,
+  },
+];
+
 const directory = mkdtempSync(join(tmpdir(), 'fms-round-trip-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -204,6 +216,15 @@ describe('whatever the fake accepted round-trips', () => {
             fake.saveState();
             await using loaded = await createFakeMarketingServer({ stateFile });
             expect(JSON.stringify(loaded.exportState())).toBe(text);
+
+            // Not only the state: what comes next too. The same calls give every copy the same
+            // new ids as the original (deleted ids are not handed out again).
+            const after: string[] = [];
+            for (const copy of [fake, fresh, seeded, loaded]) {
+              for (const action of AFTER_TRIP) await perform(copy, action, undefined);
+              after.push(JSON.stringify(copy.exportState()));
+            }
+            expect(new Set(after).size).toBe(1);
           } finally {
             await fake.close();
           }
@@ -217,6 +238,27 @@ describe('whatever the fake accepted round-trips', () => {
     // Saves leave only the state files.
     expect(readdirSync(directory).every((name) => /^state-\d+\.json$/.test(name))).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('a deleted custom field id is not reused by a copy made from the export', async () => {
+    await using fake = await createFakeMarketingServer({ seed: smallSeed() });
+    const api = (target: FakeMarketingServer, method: 'POST' | 'DELETE', path: string) =>
+      target.inject({ method, url: `/marketing/v1${path}`, headers: { authorization: AUTH } });
+    const created = (await api(fake, 'POST', '/customfields/Temp')).json() as {
+      customFieldNameId: number;
+    };
+    expect(
+      (await api(fake, 'DELETE', `/customfields/${created.customFieldNameId}`)).statusCode,
+    ).toBe(204);
+    const state = fake.exportState();
+    expect(state.servers[0]!.nextIds?.customField).toBe(created.customFieldNameId + 1);
+    await using copy = await createFakeMarketingServer({ seed: state });
+    const next = [fake, copy].map(async (target) =>
+      (await api(target, 'POST', '/customfields/Next')).json(),
+    );
+    const [original, copied] = await Promise.all(next);
+    expect(copied).toEqual(original);
+    expect(original).toMatchObject({ customFieldNameId: created.customFieldNameId + 1 });
   });
 
   it('a custom field named __proto__ made through the API seeds back (defect 8)', async () => {

@@ -31,10 +31,40 @@ describe('seed validation names the exact path', () => {
     [{ servers: [{ serverId: 1234.5 }] }, 'servers[0].serverId', '4- or 5-digit'],
     [{ servers: [{ serverId: 1234 }, { serverId: 1234 }] }, 'servers[1].serverId', 'appears twice'],
     [server({ contact: [] }), 'servers[0].contact', 'unknown property'],
-    [server({ key: '' }), 'servers[0].key', 'printable'],
+    [server({ key: '' }), 'servers[0].key', '1 to 200 characters'],
     [server({ key: 7 }), 'servers[0].key', 'must be a string'],
-    [server({ key: 'a\nb' }), 'servers[0].key', 'printable'],
+    [server({ key: 'a\nb' }), 'servers[0].key', 'without control characters'],
+    [server({ key: '\u0085nelkey-x' }), 'servers[0].key', 'without control characters'],
+    [server({ key: 'ab\u2028cdef' }), 'servers[0].key', 'U+2028'],
+    [server({ key: '\ud800abcdef' }), 'servers[0].key', 'lone surrogates'],
     [server({ maxContacts: -1 }), 'servers[0].maxContacts', 'whole number'],
+    [server({ nextIds: 5 }), 'servers[0].nextIds', 'must be an object'],
+    [server({ nextIds: { field: 5 } }), 'servers[0].nextIds.field', 'unknown property'],
+    [server({ nextIds: { list: 0 } }), 'servers[0].nextIds.list', 'positive integer'],
+    [server({ nextIds: { contact: 1.5 } }), 'servers[0].nextIds.contact', 'positive integer'],
+    [
+      server({ lists: [{ id: 7, name: 'L' }], nextIds: { list: 7 } }),
+      'servers[0].nextIds.list',
+      'must be more than 7, the largest list id this server uses or has used',
+    ],
+    [
+      server({ customFields: [{ name: 'A' }, { name: 'B' }], nextIds: { customField: 2 } }),
+      'servers[0].nextIds.customField',
+      'must be more than 2',
+    ],
+    [
+      server({
+        contacts: [{ contactId: 3, emailAddress: 'a@example.com' }],
+        nextIds: { contact: 2 },
+      }),
+      'servers[0].nextIds.contact',
+      'must be more than 3',
+    ],
+    [
+      server({ content: [{ id: 4, name: 'C' }], nextIds: { content: 4 } }),
+      'servers[0].nextIds.content',
+      'must be more than 4',
+    ],
     [server({ maxContacts: 1.5 }), 'servers[0].maxContacts', 'whole number'],
     [
       server({ lists: [{ name: 'A' }, { id: 0, name: 'B' }] }),
@@ -232,6 +262,28 @@ describe('seed loading', () => {
       }),
     ).toThrow(SeedError);
     expect(target.exportState()).toEqual({ servers: [] });
+  });
+
+  it('takes nextIds: the next items created get them; an extended server never goes back', () => {
+    const target = store();
+    target.seed(server({ customFields: [{ name: 'A' }], nextIds: { customField: 9, list: 4 } }));
+    const tenant = target.requireTenant(1234);
+    expect(tenant.peekNextIds()).toMatchObject({ field: 9, list: 4, contact: 1, content: 1 });
+    expect(target.exportState().servers[0]!.nextIds).toEqual({
+      list: 4,
+      contact: 1,
+      customField: 9,
+      content: 1,
+    });
+    // Extending the server: a counter below the one it has would hand out an id again.
+    expect(() => target.seed(server({ nextIds: { customField: 5 } }))).toThrow(
+      'servers[0].nextIds.customField: must be more than 8',
+    );
+    const before = target.exportState();
+    expect(() => target.seed(server({ nextIds: { list: 2 } }))).toThrow(SeedError);
+    expect(target.exportState()).toEqual(before);
+    target.seed(server({ nextIds: { list: 10 } }));
+    expect(tenant.peekNextIds().list).toBe(10);
   });
 
   it('seeding an existing server adds to it, checking against what it holds', () => {

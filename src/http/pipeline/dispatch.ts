@@ -3,6 +3,7 @@ import { answer } from '../answer.js';
 import { JSON_TYPE, responseTypeOf } from '../negotiate.js';
 import type { Representation } from '../representations.js';
 import { type AppServices, Rendered, type Route } from '../route.js';
+import { controlBody, NO_BODY } from '../routes/admin-bodies.js';
 import { sharedSerializer } from '../serializers.js';
 
 /**
@@ -14,6 +15,8 @@ export function dispatch(services: AppServices) {
   const { core, thumbnails, openApi, listAnswers } = services;
   return function dispatch(request: FastifyRequest, reply: FastifyReply) {
     const route = request.operation!;
+    // A control route that takes no body still refuses one with names: a typo is caught.
+    if (route.body === NO_BODY) controlBody(request.body, NO_BODY);
     // Every property spelled out: a spread here made the object slow to build on every request.
     const value = route.handle({
       core,

@@ -23,8 +23,10 @@ export const SERVER_BODY = {
       type: 'string',
       minLength: 1,
       maxLength: MAX_KEY_LENGTH,
-      pattern: '^[^\\u0000-\\u001f\\u007f]*$',
-      description: 'Fresh when missing.',
+      // Lone surrogates, which a pattern cannot name, are refused by the core's check.
+      pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$',
+      description:
+        'Fresh when missing. No control characters (C0, DEL, C1), U+2028, U+2029 or lone surrogates.',
     },
     maxContacts: MAX_CONTACTS_SCHEMA,
   },
@@ -35,6 +37,17 @@ export const MAX_CONTACTS_BODY = {
   required: ['maxContacts'],
   additionalProperties: false,
   properties: { maxContacts: MAX_CONTACTS_SCHEMA },
+} as const;
+/**
+ * The body of a control route that takes none: nothing, or an empty object. Declared in the route
+ * table like any other body, so a typo such as `{"sinceId": 5}` on DELETE /requests is refused
+ * instead of silently ignored, and the fuzz test sends such routes bodies too.
+ */
+export const NO_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {},
+  description: 'None, or an empty object.',
 } as const;
 /** `POST /__admin/seed`: the outline; the seed checks do the rest. */
 export const SEED_BODY = {
@@ -59,17 +72,23 @@ export function controlBody(
   },
 ): Record<string, unknown> {
   const names = Object.keys(schema.properties);
-  if (body === undefined || body === null) body = {};
+  if (body === undefined || body === null || body === '') body = {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail: `The body must be a JSON object with ${names.join(', ')}.`,
+      detail:
+        names.length === 0
+          ? 'This route takes no body (or an empty JSON object).'
+          : `The body must be a JSON object with ${names.join(', ')}.`,
     });
   }
   const given = body as Record<string, unknown>;
   const unknown = Object.keys(given).find((name) => !names.includes(name));
   if (unknown !== undefined) {
     throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail: `Unknown property '${unknown}'; use ${names.join(', ')}.`,
+      detail:
+        names.length === 0
+          ? `Unknown property '${unknown}'; this route takes no body (or an empty JSON object).`
+          : `Unknown property '${unknown}'; use ${names.join(', ')}.`,
     });
   }
   const missing = schema.required?.find((name) => given[name] === undefined);

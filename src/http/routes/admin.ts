@@ -9,7 +9,7 @@ import { jsonStream } from '../json-stream.js';
 import { JSON_TYPE } from '../negotiate.js';
 import { CONTENTS } from '../representations.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
-import { controlBody, MAX_CONTACTS_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
+import { controlBody, MAX_CONTACTS_BODY, NO_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
 import { contentWithThumbnails } from './content.js';
 
 /**
@@ -125,6 +125,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'saveState',
+    body: NO_BODY,
     method: 'POST',
     path: `${ADMIN_PREFIX}/save`,
     summary: 'Writes the state file (409 without one).',
@@ -134,6 +135,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'reset',
+    body: NO_BODY,
     method: 'POST',
     path: `${ADMIN_PREFIX}/reset`,
     summary: 'Back to the state after creation; journal and faults cleared.',
@@ -164,6 +166,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'resetServer',
+    body: NO_BODY,
     method: 'POST',
     path: `${ADMIN_PREFIX}/servers/:serverId/reset`,
     params: server,
@@ -193,6 +196,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'regenerateKey',
+    body: NO_BODY,
     method: 'POST',
     path: `${ADMIN_PREFIX}/servers/:serverId/regenerate-key`,
     params: server,
@@ -272,6 +276,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'clearRequests',
+    body: NO_BODY,
     method: 'DELETE',
     path: `${ADMIN_PREFIX}/requests`,
     summary: 'Clears the journal.',
@@ -316,6 +321,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'clearFaults',
+    body: NO_BODY,
     method: 'DELETE',
     path: `${ADMIN_PREFIX}/faults`,
     summary: 'Ends every fault rule.',
@@ -325,6 +331,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
   route({
     ...common,
     operationId: 'removeFault',
+    body: NO_BODY,
     method: 'DELETE',
     path: `${ADMIN_PREFIX}/faults/:id`,
     params: { id: TEXT },
