@@ -54,7 +54,7 @@ describe('seed errors say what they got', () => {
   it('names an unknown property of a server with every property a server may have', () => {
     const error = seedError(server({ contact: [] }));
     expect(error.message).toBe(
-      'servers[0].contact: unknown property; expected one of serverId, key, maxContacts, customFields, lists, contacts, content',
+      'servers[0].contact: unknown property; expected one of serverId, key, maxContacts, customFields, lists, contacts, content, nextIds',
     );
   });
 

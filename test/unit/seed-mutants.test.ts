@@ -37,9 +37,18 @@ describe('seed messages, word for word', () => {
       { servers: [{ serverId: 1234 }, { serverId: 1234 }] },
       'servers[1].serverId: server 1234 appears twice in this seed',
     ],
-    [server({ key: '' }), 'servers[0].key: must be 1 to 200 printable characters'],
-    [server({ key: 'x'.repeat(201) }), 'servers[0].key: must be 1 to 200 printable characters'],
-    [server({ key: 'a\x7fb' }), 'servers[0].key: must be 1 to 200 printable characters'],
+    [
+      server({ key: '' }),
+      'servers[0].key: must be 1 to 200 characters without control characters (C0, DEL, C1), U+2028, U+2029 or lone surrogates',
+    ],
+    [
+      server({ key: 'x'.repeat(201) }),
+      'servers[0].key: must be 1 to 200 characters without control characters (C0, DEL, C1), U+2028, U+2029 or lone surrogates',
+    ],
+    [
+      server({ key: 'a\x7fb' }),
+      'servers[0].key: must be 1 to 200 characters without control characters (C0, DEL, C1), U+2028, U+2029 or lone surrogates',
+    ],
     [
       server({ maxContacts: -1 }),
       'servers[0].maxContacts: must be a whole number of 0 or more, got number -1',
