@@ -1,0 +1,104 @@
+/**
+ * Escapes that spell any character another way: percent-encoding (`%73`, `%2d`, `%u0073`), JSON
+ * (`\u0073`) and XML/HTML character references (`&#115;`, `&#x73;`). A secret can hide behind
+ * them one character at a time, in any mix, where the fixed forms of secret-forms.ts only know
+ * the canonical escapes. Decoding them to one canonical form lets those forms find it.
+ */
+import { type Patterns, replaceAll } from './secret-forms.js';
+
+/**
+ * Characters `encodeURIComponent` leaves as they are: decoding their escapes never changes what
+ * a URL, a form or a body means (no `&`, `=`, `+`, `%`, `/`, `?`, `#`, quote or bracket).
+ */
+const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]$/;
+
+/** Every escape this file reads, and `\x` pairs so that `\\u0073` is not taken for one. */
+const ESCAPE =
+  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})(?:\\u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|\\[\s\S]|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
+
+/** XML's own escapes, as the XML form of a secret has them (secret-forms.ts). */
+const XML_NAMED: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+};
+
+/** At most this many characters of escapes spell one character (`&#x0000073;`). */
+export const MAX_ESCAPE_WIDTH = 11;
+
+const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
+const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+/** Whether a string holds anything {@link decodeEscapes} would read: three native scans. */
+export function mayHoldEscapes(value: string): boolean {
+  return value.includes('%') || value.includes('\\u') || value.includes('&#');
+}
+
+/**
+ * The string with its escapes decoded where that keeps its meaning in its own syntax: percent
+ * escapes of URL-safe characters become the character and the others upper-case `%XX` (UTF-8,
+ * `%uXXXX` included); JSON escapes become the character unless JSON needs one (quote, backslash,
+ * control), then its `JSON.stringify` escape; character references become the character unless
+ * XML needs one (`&amp;` ...). A JSON body stays JSON, a URL keeps its parameters. `wire`: the
+ * string holds bytes as latin1 (a decoded character becomes its UTF-8 bytes).
+ */
+export function decodeEscapes(value: string, wire: boolean): string {
+  const text = (char: string) => (wire ? asWire(char) : char);
+  return value.replace(
+    ESCAPE,
+    (
+      match,
+      percentU?: string,
+      percent?: string,
+      json?: string,
+      low?: string,
+      hex?: string,
+      decimal?: string,
+    ) => {
+      if (percent !== undefined) {
+        const char = String.fromCharCode(Number.parseInt(percent, 16));
+        return URL_SAFE.test(char) ? char : `%${percent.toUpperCase()}`;
+      }
+      if (percentU !== undefined) {
+        const unit = Number.parseInt(percentU, 16);
+        if (isSurrogate(unit)) return match;
+        const char = String.fromCharCode(unit);
+        return URL_SAFE.test(char) ? char : encodeURIComponent(char);
+      }
+      if (json !== undefined) {
+        const unit = Number.parseInt(json, 16);
+        if (low !== undefined && unit >= 0xd800 && unit <= 0xdbff) {
+          return text(String.fromCharCode(unit, Number.parseInt(low, 16)));
+        }
+        return jsonChar(unit, text) + (low === undefined ? '' : `\\u${low.toLowerCase()}`);
+      }
+      const point =
+        hex !== undefined ? Number.parseInt(hex, 16) : decimal !== undefined ? Number(decimal) : -1;
+      if (point <= 0 || point > 0x10ffff || isSurrogate(point)) return match;
+      const char = String.fromCodePoint(point);
+      if (char === "'") return match;
+      return XML_NAMED[char] ?? text(char);
+    },
+  );
+}
+
+/** One JSON `\uXXXX` unit as JSON.stringify would write it, or the character itself. */
+function jsonChar(unit: number, text: (char: string) => string): string {
+  const char = String.fromCharCode(unit);
+  if (isSurrogate(unit)) return `\\u${unit.toString(16).padStart(4, '0')}`;
+  if (unit < 0x20 || char === '"' || char === '\\') return JSON.stringify(char).slice(1, -1);
+  return text(char);
+}
+
+/**
+ * Every form of every secret replaced by `<redacted>`, as written or behind escapes: the same
+ * string when there is none. The common string (no hit, no escape) costs one test and three
+ * scans; only a secret behind escapes makes the string be kept in its decoded form.
+ */
+export function redactForms(value: string, patterns: Patterns, wire: boolean): string {
+  const kept = patterns.any.test(value) ? replaceAll(value, patterns) : value;
+  if (!mayHoldEscapes(kept)) return kept;
+  const decoded = decodeEscapes(kept, wire);
+  return decoded !== kept && patterns.any.test(decoded) ? replaceAll(decoded, patterns) : kept;
+}
