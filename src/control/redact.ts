@@ -130,18 +130,21 @@ export class Redactor {
   }
 
   private query(query: RecordedFacts['query'], secrets: Compiled): RecordedFacts['query'] {
-    let copy: Record<string, string | string[]> | undefined;
     const text = (one: string) => redactForms(one, secrets.text, false);
+    const holds = (name: string) =>
+      text(name) !== name || mapValue(query[name]!, text) !== query[name];
+    let found = false;
     for (const name in query) {
-      const value = query[name]!;
-      const keptName = text(name);
-      const kept = mapValue(value, text);
-      if (keptName === name && kept === value) continue;
-      copy ??= { ...query };
-      delete copy[name];
-      copy[keptName] = kept;
+      if (holds(name)) {
+        found = true;
+        break;
+      }
     }
-    return copy ?? query;
+    if (!found) return query;
+    // Rebuilt in order, so that the HAR's queryString keeps the parameters' order.
+    const copy: Record<string, string | string[]> = {};
+    for (const name in query) copy[text(name)] = mapValue(query[name]!, text);
+    return copy;
   }
 
   private bodyWith<T extends string | Buffer | undefined>(body: T, secrets: Compiled): T {
