@@ -12,9 +12,12 @@ import { type Patterns, replaceAll } from './secret-forms.js';
  */
 const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]$/;
 
-/** Every escape this file reads, and `\x` pairs so that `\\u0073` is not taken for one. */
+/**
+ * Every escape this file reads. A JSON escape is read behind any number of backslashes: JSON
+ * quoted in JSON (`\\\\u0073`) spells the character as plainly to a reader.
+ */
 const ESCAPE =
-  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})(?:\\u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|\\[\s\S]|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
+  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\+u([0-9A-Fa-f]{4})(?:\\+u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
 
 /** XML's own escapes, as the XML form of a secret has them (secret-forms.ts). */
 const XML_NAMED: Readonly<Record<string, string>> = {
@@ -98,7 +101,30 @@ function jsonChar(unit: number, text: (char: string) => string): string {
  */
 export function redactForms(value: string, patterns: Patterns, wire: boolean): string {
   const kept = patterns.any.test(value) ? replaceAll(value, patterns) : value;
-  if (!mayHoldEscapes(kept)) return kept;
-  const decoded = decodeEscapes(kept, wire);
+  const escaped = mayHoldEscapes(kept);
+  const broken = kept.includes('\n') || kept.includes('\\n');
+  if (!escaped && !broken) return kept;
+  let decoded = escaped ? decodeEscapes(kept, wire) : kept;
+  if (broken) decoded = joinBase64Lines(decoded);
   return decoded !== kept && patterns.any.test(decoded) ? replaceAll(decoded, patterns) : kept;
+}
+
+/** A line break, as is or JSON-escaped (a base64 block quoted in a JSON string). */
+const LINE_BREAK = /\r?\n|\\r\\n|\\n/g;
+/** The end of a line of base64 (MIME cuts at 76 characters, PEM at 64), and a next line's start. */
+const BASE64_LINE_END = /^[A-Za-z0-9+/]{16}$/;
+const BASE64_START = /[A-Za-z0-9+/]/;
+
+/**
+ * Base64 cut in lines (MIME, PEM) as one run: a line break after 16 base64 characters and before
+ * another goes. Each line break costs one test of the 16 characters before it.
+ */
+function joinBase64Lines(value: string): string {
+  return value.replace(LINE_BREAK, (match, offset: number) =>
+    offset >= 16 &&
+    BASE64_LINE_END.test(value.slice(offset - 16, offset)) &&
+    BASE64_START.test(value.charAt(offset + match.length))
+      ? ''
+      : match,
+  );
 }

@@ -204,9 +204,9 @@ describe('escapes without a secret behind them', () => {
     expect(redactor.body(body)).toBe(body);
   });
 
-  it('an escaped backslash is no escape: `\\\\u0053...` spells no key', () => {
-    const body = `{"a":"\\\\u0053${KEY.slice(1)}"}`;
-    expect(redactor.body(body)).toBe(body);
+  it('reads a JSON escape behind any number of backslashes (JSON quoted in JSON)', () => {
+    const body = `{"a":"\\\\u0053${KEY.slice(1)}","b":"\\\\u0041"}`;
+    expect(JSON.parse(redactor.body(body))).toEqual({ a: REDACTED, b: 'A' });
   });
 
   it('decoding keeps a URL and a JSON body meaning what they meant', () => {
