@@ -130,20 +130,23 @@ export class Redactor {
   }
 
   private query(query: RecordedFacts['query'], secrets: Compiled): RecordedFacts['query'] {
-    const text = (one: string) => redactForms(one, secrets.text, false);
-    const holds = (name: string) =>
-      text(name) !== name || mapValue(query[name]!, text) !== query[name];
+    const { text } = secrets;
     let found = false;
     for (const name in query) {
-      if (holds(name)) {
-        found = true;
-        break;
-      }
+      const value = query[name]!;
+      if (redactForms(name, text, false) !== name) found = true;
+      else if (typeof value === 'string') found = redactForms(value, text, false) !== value;
+      else found = value.some((one) => redactForms(one, text, false) !== one);
+      if (found) break;
     }
     if (!found) return query;
     // Rebuilt in order, so that the HAR's queryString keeps the parameters' order.
     const copy: Record<string, string | string[]> = {};
-    for (const name in query) copy[text(name)] = mapValue(query[name]!, text);
+    for (const name in query) {
+      copy[redactForms(name, text, false)] = mapValue(query[name]!, (one) =>
+        redactForms(one, text, false),
+      );
+    }
     return copy;
   }
 

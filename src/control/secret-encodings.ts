@@ -33,6 +33,9 @@ export const MAX_ESCAPE_WIDTH = 11;
 const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
 const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 
+/** Anything {@link decodeEscapes} or a base64 line break could start with: one scan. */
+const MAY_HOLD = /[%\\&\n]/;
+
 /** Whether a string holds anything {@link decodeEscapes} would read: three native scans. */
 export function mayHoldEscapes(value: string): boolean {
   return value.includes('%') || value.includes('\\u') || value.includes('&#');
@@ -101,9 +104,9 @@ function jsonChar(unit: number, text: (char: string) => string): string {
  */
 export function redactForms(value: string, patterns: Patterns, wire: boolean): string {
   const kept = patterns.any.test(value) ? replaceAll(value, patterns) : value;
+  if (!MAY_HOLD.test(kept)) return kept;
   const escaped = mayHoldEscapes(kept);
   const broken = kept.includes('\n') || kept.includes('\\n');
-  if (!escaped && !broken) return kept;
   let decoded = escaped ? decodeEscapes(kept, wire) : kept;
   if (broken) decoded = joinBase64Lines(decoded);
   return decoded !== kept && patterns.any.test(decoded) ? replaceAll(decoded, patterns) : kept;
