@@ -29,8 +29,8 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
  * Basic username only), the URL and query, and the bodies, in the forms a client would send them
  * (as is, URL-, form-, JSON- or XML-escaped, inside base64), and behind escapes of any of its
  * characters (percent, JSON `\u`, character references: secret-encodings.ts). Nothing secret is
- * kept, so no reader (journal, HAR, inspector, logs) can show one. The common case costs one
- * regular-expression test and three scans per string; only a hit builds a copy.
+ * kept, so no reader (journal, HAR, inspector, logs) can show one. The common case costs two
+ * regular-expression tests per string; only a hit builds a copy.
  */
 export class Redactor {
   private compiled: Compiled | undefined;

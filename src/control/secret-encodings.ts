@@ -27,7 +27,7 @@ const XML_NAMED: Readonly<Record<string, string>> = {
   '"': '&quot;',
 };
 
-/** At most this many characters of escapes spell one character (`&#x0000073;`). */
+/** The widest usual spelling of one character (`&#x0000073;`): how far past a limit to scan. */
 export const MAX_ESCAPE_WIDTH = 11;
 
 const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
@@ -36,7 +36,7 @@ const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 /** Anything {@link decodeEscapes} or a base64 line break could start with: one scan. */
 const MAY_HOLD = /[%\\&\n]/;
 
-/** Whether a string holds anything {@link decodeEscapes} would read: three native scans. */
+/** Whether a string holds anything {@link decodeEscapes} would read. */
 export function mayHoldEscapes(value: string): boolean {
   return value.includes('%') || value.includes('\\u') || value.includes('&#');
 }
@@ -99,8 +99,8 @@ function jsonChar(unit: number, text: (char: string) => string): string {
 
 /**
  * Every form of every secret replaced by `<redacted>`, as written or behind escapes: the same
- * string when there is none. The common string (no hit, no escape) costs one test and three
- * scans; only a secret behind escapes makes the string be kept in its decoded form.
+ * string when there is none. The common string (no hit, no `%`, `\`, `&` or line break) costs two
+ * regular-expression tests; only a secret behind escapes makes the string be kept decoded.
  */
 export function redactForms(value: string, patterns: Patterns, wire: boolean): string {
   const kept = patterns.any.test(value) ? replaceAll(value, patterns) : value;

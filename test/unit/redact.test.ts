@@ -190,6 +190,30 @@ describe.each(ESCAPED)('a secret behind escapes: %s', (_name, spell) => {
   });
 });
 
+describe('base64 cut in lines (MIME, PEM)', () => {
+  const { redactor } = redactorOf([KEY]);
+  const run = b64(`1234:${KEY}`);
+
+  it('is read as one run, the line break as is or JSON-escaped', () => {
+    for (const at of [16, 20]) {
+      const mime = `${run.slice(0, at)}\r\n${run.slice(at)}`;
+      const text = `Content-Transfer-Encoding: base64\r\n\r\n${mime}\r\n--end`;
+      expect(String(redactor.body(Buffer.from(text)))).toBe(
+        `Content-Transfer-Encoding: base64\r\n\r\n${REDACTED}\r\n--end`,
+      );
+      const json = JSON.stringify({ attachment: mime });
+      expect(JSON.parse(redactor.body(json))).toEqual({ attachment: REDACTED });
+    }
+  });
+
+  it('leaves lines alone when they hold no secret, and short lines are no base64 block', () => {
+    const lines = `${b64('x'.repeat(30))}\n${b64('y'.repeat(30))}\nshort\n${KEY.slice(0, 3)}`;
+    expect(redactor.body(lines)).toBe(lines);
+    const split = `${run.slice(0, 12)}\n${run.slice(12)}`;
+    expect(redactor.body(split)).toBe(split);
+  });
+});
+
 describe('escapes without a secret behind them', () => {
   const { redactor } = redactorOf([KEY]);
 
