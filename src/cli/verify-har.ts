@@ -23,6 +23,7 @@ export async function verifyRecorded(
       out: resolve(har),
       https: false,
       port: 0,
+      secrets: [options.key],
       ...(options.ca ? { ca: options.ca } : {}),
     });
   } catch (error) {

@@ -32,9 +32,35 @@ export class HostAllowList {
     else this.names.add(folded);
   }
 
+  /**
+   * Whether a request's `Host` header (`name`, `name:port`, `[v6]:port`) may reach the control
+   * API. Anything that is not one host and an optional port (`127.0.0.1:80, evil.example`, a
+   * space, a path, an empty value) is refused: two readers of such a value can find two hosts
+   * in it. An IP address is taken only in its own form: `127.0.0.1.` is a name, not an address.
+   */
+  allowsHost(host: string): boolean {
+    const hostname = hostnameOf(host);
+    return hostname !== undefined && this.allows(hostname);
+  }
+
   allows(hostname: string): boolean {
+    if (isIP(hostname) !== 0) return true;
     const folded = hostname.toLowerCase().replace(/\.$/, '');
-    if (isIP(folded) !== 0 || folded === 'localhost' || folded.endsWith('.localhost')) return true;
+    // A trailing dot makes a name absolute; on an address it is no canonical form of anything.
+    if (isIP(folded) !== 0) return false;
+    if (folded === 'localhost' || folded.endsWith('.localhost')) return true;
     return this.names.has(folded) || this.suffixes.some((suffix) => folded.endsWith(suffix));
   }
+}
+
+/** `host [ ":" port ]` of RFC 9110 (7.2), for DNS names, IPv4 and bracketed IPv6 addresses. */
+const HOST_HEADER =
+  /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?))(?::[0-9]{0,5})?$/;
+
+/** The host name of a `Host` header value; undefined when it is not one host and a port. */
+export function hostnameOf(host: string): string | undefined {
+  const match = HOST_HEADER.exec(host);
+  if (!match) return undefined;
+  if (match[1] !== undefined) return isIP(match[1]) === 6 ? match[1] : undefined;
+  return match[2];
 }

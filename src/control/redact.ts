@@ -1,7 +1,8 @@
 import { parseServerId } from '../domain/rules.js';
 import type { Headers } from './journal.js';
 import { basicUsername } from './request-match.js';
-import { type Compiled, compileSecrets, REDACTED, replaceAll } from './secret-forms.js';
+import { MAX_ESCAPE_WIDTH, redactForms } from './secret-encodings.js';
+import { type Compiled, compileSecrets, REDACTED } from './secret-forms.js';
 
 export { MIN_SECRET_LENGTH, REDACTED } from './secret-forms.js';
 
@@ -26,9 +27,10 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
  * Takes every known secret (the keys of all servers, live, and the admin token) out of what the
  * journal records, when it records it: headers (names and values; `Authorization` keeps the
  * Basic username only), the URL and query, and the bodies, in the forms a client would send them
- * (as is, URL-, form-, JSON- or XML-escaped, inside base64). Nothing secret is kept, so no reader
- * (journal, HAR, inspector, logs) can show one. The common case costs one regular-expression test
- * per string; only a hit builds a copy.
+ * (as is, URL-, form-, JSON- or XML-escaped, inside base64), and behind escapes of any of its
+ * characters (percent, JSON `\u`, character references: secret-encodings.ts). Nothing secret is
+ * kept, so no reader (journal, HAR, inspector, logs) can show one. The common case costs two
+ * regular-expression tests per string; only a hit builds a copy.
  */
 export class Redactor {
   private compiled: Compiled | undefined;
@@ -124,44 +126,48 @@ export class Redactor {
   }
 
   private wire(value: string, secrets: Compiled): string {
-    return secrets.wire.any.test(value) ? replaceAll(value, secrets.wire) : value;
+    return redactForms(value, secrets.wire, true);
   }
 
   private query(query: RecordedFacts['query'], secrets: Compiled): RecordedFacts['query'] {
-    let copy: Record<string, string | string[]> | undefined;
+    const { text } = secrets;
+    let found = false;
     for (const name in query) {
       const value = query[name]!;
-      const { any } = secrets.text;
-      if (
-        !any.test(name) &&
-        !(Array.isArray(value) ? value.some((one) => any.test(one)) : any.test(value))
-      )
-        continue;
-      copy ??= { ...query };
-      delete copy[name];
-      copy[replaceAll(name, secrets.text)] = mapValue(value, (one) =>
-        replaceAll(one, secrets.text),
+      if (redactForms(name, text, false) !== name) found = true;
+      else if (typeof value === 'string') found = redactForms(value, text, false) !== value;
+      else found = value.some((one) => redactForms(one, text, false) !== one);
+      if (found) break;
+    }
+    if (!found) return query;
+    // Rebuilt in order, so that the HAR's queryString keeps the parameters' order.
+    const copy: Record<string, string | string[]> = {};
+    for (const name in query) {
+      copy[redactForms(name, text, false)] = mapValue(query[name]!, (one) =>
+        redactForms(one, text, false),
       );
     }
-    return copy ?? query;
+    return copy;
   }
 
   private bodyWith<T extends string | Buffer | undefined>(body: T, secrets: Compiled): T {
     if (body === undefined || body.length === 0) return body;
-    const end = this.bodyLimit + secrets.longest;
+    // A secret spelt with escapes is longer than any of its fixed forms.
+    const end = this.bodyLimit + secrets.longest * MAX_ESCAPE_WIDTH;
     let result: T;
     let shrunk: boolean;
     if (typeof body === 'string') {
       const head = body.length > end ? body.slice(0, end) : body;
-      if (!secrets.text.any.test(head)) return body;
-      const redacted = replaceAll(head, secrets.text);
+      const redacted = redactForms(head, secrets.text, false);
+      if (redacted === head) return body;
       shrunk = head.length < body.length && redacted.length < head.length;
       result = (redacted + body.slice(head.length)) as T;
     } else {
       const head = (body as Buffer).subarray(0, end);
       const text = head.toString('latin1');
-      if (!secrets.wire.any.test(text)) return body;
-      const redacted = Buffer.from(replaceAll(text, secrets.wire), 'latin1');
+      const kept = redactForms(text, secrets.wire, true);
+      if (kept === text) return body;
+      const redacted = Buffer.from(kept, 'latin1');
       shrunk = head.length < body.length && redacted.length < head.length;
       result = (
         head.length === body.length

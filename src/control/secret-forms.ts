@@ -58,6 +58,7 @@ function base64Cores(secret: string): string[] {
 /** The ways a client plausibly sends a secret: as is, lower-cased, URL-, form-, JSON- or XML-escaped. */
 function escapedForms(secret: string): string[] {
   const url = urlForm(secret);
+  const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return [
     secret,
     // Header names arrive lower-cased.
@@ -66,11 +67,9 @@ function escapedForms(secret: string): string[] {
       ? []
       : [url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())]),
     JSON.stringify(secret).slice(1, -1),
-    secret
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;'),
+    // XML text (a quote is escaped in attributes only) and attributes.
+    xml,
+    xml.replace(/"/g, '&quot;'),
   ];
 }
 
@@ -97,7 +96,9 @@ function patterns(plain: Iterable<string>, base64: Iterable<string>): Patterns {
   const forms = [...new Set([...plain, ...base64])].sort((a, b) => b.length - a.length);
   const source = forms.map(escapeRegExp).join('|');
   const each = new RegExp(source, 'g');
-  const any = forms.length <= MAX_ALTERNATIVES ? new RegExp(source) : new Anchors(forms);
+  const indexable = forms.every((form) => form.length >= ANCHOR);
+  const any =
+    forms.length <= MAX_ALTERNATIVES || !indexable ? new RegExp(source) : new Anchors(forms);
   return { any, each, base64: new Set(base64) };
 }
 
@@ -142,12 +143,20 @@ class Anchors {
   }
 }
 
-/** The forms of the secrets long enough to search for; undefined when there are none. */
-export function compileSecrets(source: Iterable<string>): Compiled | undefined {
-  const secrets = [...new Set(source)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+/**
+ * The forms of the secrets long enough to search for; undefined when there are none. `minLength`
+ * lowers the bar for one secret the caller must hide whatever its length (verify's key, in its
+ * own report); base64 runs shorter than MIN_SECRET_LENGTH are never searched for (they would
+ * match any base64).
+ */
+export function compileSecrets(
+  source: Iterable<string>,
+  minLength = MIN_SECRET_LENGTH,
+): Compiled | undefined {
+  const secrets = [...new Set(source)].filter((secret) => secret.length >= Math.max(1, minLength));
   if (secrets.length === 0) return undefined;
   const plain = secrets.flatMap(escapedForms);
-  const base64 = secrets.flatMap(base64Cores);
+  const base64 = secrets.flatMap(base64Cores).filter((core) => core.length >= MIN_SECRET_LENGTH);
   const text = patterns(plain, base64);
   const wire = patterns(plain.map(asWire), base64);
   const longest = Math.max(...[...plain.map(asWire), ...base64].map((form) => form.length));

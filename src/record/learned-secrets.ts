@@ -13,6 +13,11 @@ export class LearnedSecrets implements SecretSource {
   private readonly known = new Set<string>();
   private changes = 0;
 
+  /** `known`: secrets to redact before any request taught them. */
+  constructor(known: Iterable<string> = []) {
+    for (const secret of known) this.add(secret);
+  }
+
   /** Learns the secrets of one request's credential headers; call it before redacting it. */
   learn(headers: Headers): void {
     for (const name of ['authorization', 'proxy-authorization']) {

@@ -35,6 +35,11 @@ export interface RecorderOptions {
   ca?: string;
   /** How long the upstream may take to answer; default 30 000 ms. */
   upstreamTimeoutMs?: number;
+  /**
+   * Secrets to redact from the first exchange on, besides the keys learned from the traffic
+   * (`verify --har` passes its key: an answer can echo it before any request carried it).
+   */
+  secrets?: readonly string[];
 }
 
 /** A running recording proxy. */
@@ -71,7 +76,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const inFlight = new Set<Promise<void>>();
   let nextId = file.entries;
-  const secrets = new LearnedSecrets();
+  const secrets = new LearnedSecrets(options.secrets);
   // Whole bodies are recorded, so whole bodies are scanned.
   const redactor = new Redactor(secrets, Number.MAX_SAFE_INTEGER);
 

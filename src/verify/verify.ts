@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js';
+import { redactForms } from '../control/secret-encodings.js';
+import { compileSecrets } from '../control/secret-forms.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import {
   type AnswerShown,
@@ -117,16 +119,27 @@ function throwawayNames() {
   return { tag, address: `fms-verify-${tag}@example.com`, fieldName: `FmsVerify${tag}` };
 }
 
+/**
+ * The key taken out of a text of the report, in every form the journal takes a key out of what
+ * it records (as is, URL-, JSON- or XML-escaped, inside base64 as `id:key`, `key:id` or alone,
+ * behind escapes): the same mechanism (control/redact.ts), with this key as its one secret, of
+ * any length.
+ */
+function keyHider(key: string): (text: string) => string {
+  const secrets = compileSecrets([key], 1);
+  return secrets ? (text) => redactForms(text, secrets.text, false) : (text) => text;
+}
+
 async function runCheck(
   check: Check,
   options: VerifyOptions,
   run: CheckTools['run'],
   leftBehind: string[],
+  hide: (text: string) => string,
 ) {
   const requests: string[] = [];
   const notes: string[] = [];
   const undo: { what: string; undo?: () => Promise<boolean> }[] = [];
-  const hide = (text: string) => text.split(options.key).join('<key>');
   const tools: CheckTools = {
     call: (request: Call): Promise<Answer> => {
       requests.push(hide(describeCall(request)));
@@ -158,7 +171,9 @@ async function runCheck(
       result.status = 'fail';
       result.got = error.got;
       result.wanted = error.wanted;
-      if (error.answer) result.answer = showAnswer(error.answer);
+      // Whole, before it is cut: a base64 run cut in two would no longer be found.
+      if (error.answer)
+        result.answer = showAnswer({ ...error.answer, body: hide(error.answer.body) });
     } else if (error instanceof Skip) {
       result.status = 'skipped';
       result.got = error.message;
@@ -184,8 +199,12 @@ async function runCheck(
       if (!undone && !leftBehind.includes(what)) leftBehind.push(hide(what));
     }
   }
-  if (result.answer) result.answer = { ...result.answer, body: hide(result.answer.body) };
+  if (result.answer) {
+    const { body, contentType } = result.answer;
+    result.answer = { ...result.answer, body: hide(body), contentType: hide(contentType) };
+  }
   result.got = hide(result.got);
+  if (result.wanted !== undefined) result.wanted = hide(result.wanted);
   result.durationMs = Math.round(performance.now() - started);
   return result;
 }
@@ -203,7 +222,10 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
   const couldNotRun = await preflight(options);
   if (!couldNotRun) {
     const run = throwawayNames();
-    for (const check of checks) results.push(await runCheck(check, options, run, leftBehind));
+    const hide = keyHider(options.key);
+    for (const check of checks) {
+      results.push(await runCheck(check, options, run, leftBehind, hide));
+    }
   }
   const count = (status: CheckResult['status']) =>
     results.filter((result) => result.status === status).length;

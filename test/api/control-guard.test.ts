@@ -139,3 +139,41 @@ describe('GET /__admin/servers/:serverId/content', () => {
     expect((await admin('GET', '/servers/abc/content')).status).toBe(404);
   });
 });
+
+describe('the control API takes one host (and a port) in Host, nothing else', () => {
+  const state = (host: string) => fake.inject({ url: '/__admin/state', headers: { host } });
+
+  it.each([
+    ['a second host after a comma', '127.0.0.1:8080, evil.example'],
+    ['a second host after a comma, no port', 'localhost,evil.example'],
+    ['a space and a name', '127.0.0.1 evil.example'],
+    ['an IP address with a trailing dot (no address in its own form)', '127.0.0.1.'],
+    ['an IP address with a trailing dot and a port', '127.0.0.1.:8080'],
+    ['user info', 'evil.example@127.0.0.1'],
+    ['a path', '127.0.0.1/evil.example'],
+    ['a bracketed name that is no IPv6 address', '[evil.example]:80'],
+    ['two ports', '127.0.0.1:80:80'],
+  ])('refuses %s: 403, the route never runs', async (_name, host) => {
+    const before = fake.exportState();
+    const refused = await state(host);
+    expect(refused.statusCode, host).toBe(403);
+    expect(JSON.parse(refused.body).message).toContain('is not allowed on the control API');
+    expect(refused.body).not.toContain(KEY);
+    const reset = await fake.inject({ method: 'POST', url: '/__admin/reset', headers: { host } });
+    expect(reset.statusCode, host).toBe(403);
+    expect(fake.exportState()).toEqual(before);
+  });
+
+  it.each([
+    '127.0.0.1',
+    '127.0.0.1:8080',
+    '[::1]:8080',
+    '[::1]',
+    'localhost',
+    'LOCALHOST:80',
+    'localhost.',
+    'sandbox.localhost:3000',
+  ])('takes %s', async (host) => {
+    expect((await state(host)).statusCode).toBe(200);
+  });
+});

@@ -364,6 +364,29 @@ describe.each([
       },
     );
 
+    it('a Host of more than one host, or an address with a trailing dot, gets 403 on the control API', async () => {
+      for (const host of [
+        `127.0.0.1:${port}, evil.example`,
+        `localhost:${port},evil.example`,
+        `127.0.0.1 evil.example`,
+        `127.0.0.1.:${port}`,
+        '',
+      ]) {
+        const { text } = await exchange(
+          target,
+          raw(`GET /__admin/state HTTP/1.1\nHost: ${host}\nConnection: close\n\n`),
+        );
+        // Node itself may refuse a Host it cannot read (400); the fake never answers 200.
+        expect([400, 403], host).toContain(statusOf(text));
+        expect(text, host).not.toContain(KEY);
+      }
+      const { text } = await exchange(
+        target,
+        raw(`GET /__admin/state HTTP/1.1\nHost: 127.0.0.1:${port}\nConnection: close\n\n`),
+      );
+      expect(statusOf(text)).toBe(200);
+    });
+
     it('request smuggling shapes are rejected: Content-Length with Transfer-Encoding, two Content-Lengths', async () => {
       const before = fake.exportState();
       const smuggled = 'GET /__admin/reset HTTP/1.1\nHost: x\n\n';

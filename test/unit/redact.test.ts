@@ -130,7 +130,8 @@ describe.each([
 
   it('scans only what the journal keeps, and a secret cut by the limit too', () => {
     const { redactor } = make(16);
-    const late = Buffer.from(`${'x'.repeat(200)}${KEY}`);
+    // Past the kept part and the widest escaped spelling of a secret (11 characters a character).
+    const late = Buffer.from(`${'x'.repeat(2000)}${KEY}`);
     expect(redactor.body(late)).toBe(late);
     const cut = Buffer.from(`${'x'.repeat(10)}${KEY}${'y'.repeat(100)}`);
     expect(String(redactor.body(cut))).toBe(`${'x'.repeat(10)}${REDACTED}${'y'.repeat(100)}`);
@@ -142,6 +143,106 @@ describe.each([
     const { redactor } = make();
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(KEY), Buffer.from([0x80])]);
     expect([...redactor.body(body)]).toEqual([0xff, 0xfe, ...Buffer.from(REDACTED), 0x80]);
+  });
+});
+
+/** A secret spelt behind escapes of some or all of its characters, as a client could send it. */
+const hex = (char: string) => char.charCodeAt(0).toString(16).padStart(2, '0');
+const ESCAPED: [string, (secret: string) => string][] = [
+  ['%XX of every character, lower-case hex', (k) => [...k].map((c) => `%${hex(c)}`).join('')],
+  [
+    '%XX of some characters, mixed-case hex',
+    (k) =>
+      [...k]
+        .map((c, i) => (i % 3 === 0 ? `%${hex(c).toUpperCase()}` : i % 3 === 1 ? `%${hex(c)}` : c))
+        .join(''),
+  ],
+  ['%2D for the dash only', (k) => k.replace(/-/g, '%2D')],
+  ['%uXXXX', (k) => [...k].map((c) => `%u00${hex(c)}`).join('')],
+  ['JSON \\u of the first character', (k) => `\\u00${hex(k[0]!)}${k.slice(1)}`],
+  [
+    'JSON \\u of every character, upper-case hex',
+    (k) => [...k].map((c) => `\\u00${hex(c).toUpperCase()}`).join(''),
+  ],
+  ['&#decimal;', (k) => [...k].map((c) => `&#${c.charCodeAt(0)};`).join('')],
+  ['&#xhex; of one character', (k) => `&#x${hex(k[0]!)};${k.slice(1)}`],
+  ['&#X0hex; with zeros', (k) => [...k].map((c) => `&#X000${hex(c)};`).join('')],
+];
+
+describe.each(ESCAPED)('a secret behind escapes: %s', (_name, spell) => {
+  const { redactor } = redactorOf([KEY]);
+  const spelt = spell(KEY);
+
+  it('is redacted in a header, the URL, the query, and either body', () => {
+    expect(spelt).not.toContain(KEY);
+    const redacted = redactor.record(
+      record({
+        url: `/marketing/v1/lists?a=${spelt}&b=1`,
+        query: { a: spelt, b: '1' },
+        requestHeaders: { host: 'localhost', 'x-note': `note ${spelt}!` },
+      }),
+    );
+    expect(redacted.url).toBe(`/marketing/v1/lists?a=${REDACTED}&b=1`);
+    expect(redacted.query).toEqual({ a: REDACTED, b: '1' });
+    expect(redacted.requestHeaders['x-note']).toBe(`note ${REDACTED}!`);
+    const json = `{"firstName":"${spelt}","lastName":"L\\u00e9a"}`;
+    for (const body of [json, Buffer.from(json)]) {
+      const kept = redactor.body(body).toString();
+      expect(kept).not.toContain(spelt);
+      // Still JSON, whose strings hold no secret; the rest as it was (decoded).
+      expect(JSON.parse(kept)).toEqual({ firstName: REDACTED, lastName: 'Léa' });
+    }
+  });
+});
+
+describe('base64 cut in lines (MIME, PEM)', () => {
+  const { redactor } = redactorOf([KEY]);
+  const run = b64(`1234:${KEY}`);
+
+  it('is read as one run, the line break as is or JSON-escaped', () => {
+    for (const at of [16, 20]) {
+      const mime = `${run.slice(0, at)}\r\n${run.slice(at)}`;
+      const text = `Content-Transfer-Encoding: base64\r\n\r\n${mime}\r\n--end`;
+      expect(String(redactor.body(Buffer.from(text)))).toBe(
+        `Content-Transfer-Encoding: base64\r\n\r\n${REDACTED}\r\n--end`,
+      );
+      const json = JSON.stringify({ attachment: mime });
+      expect(JSON.parse(redactor.body(json))).toEqual({ attachment: REDACTED });
+    }
+  });
+
+  it('leaves lines alone when they hold no secret, and short lines are no base64 block', () => {
+    const lines = `${b64('x'.repeat(30))}\n${b64('y'.repeat(30))}\nshort\n${KEY.slice(0, 3)}`;
+    expect(redactor.body(lines)).toBe(lines);
+    const split = `${run.slice(0, 12)}\n${run.slice(12)}`;
+    expect(redactor.body(split)).toBe(split);
+  });
+});
+
+describe('escapes without a secret behind them', () => {
+  const { redactor } = redactorOf([KEY]);
+
+  it('leave the record and the body as they are (nothing decoded, nothing copied)', () => {
+    const clean = record({
+      url: '/marketing/v1/lists?q=%73%61%6E&r=a%2Db',
+      query: { q: 'san', r: 'a-b' },
+      requestHeaders: { host: 'localhost', 'x-note': '&#115;&#x61; \\u0073' },
+    });
+    expect(redactor.record(clean)).toBe(clean);
+    const body = Buffer.from('{"a":"\\u0073ecr3t","b":"100%25"}');
+    expect(redactor.body(body)).toBe(body);
+  });
+
+  it('reads a JSON escape behind any number of backslashes (JSON quoted in JSON)', () => {
+    const body = `{"a":"\\\\u0053${KEY.slice(1)}","b":"\\\\u0041"}`;
+    expect(JSON.parse(redactor.body(body))).toEqual({ a: REDACTED, b: 'A' });
+  });
+
+  it('decoding keeps a URL and a JSON body meaning what they meant', () => {
+    const url = `/x?a=%26%3D%2B${encodeURIComponent(KEY).replace(/-/g, '%2d')}&b=%25`;
+    expect(redactor.url(url)).toBe(`/x?a=%26%3D%2B${REDACTED}&b=%25`);
+    const body = `{"q":"\\u0022\\u005c\\u000a","k":"\\u${hex(KEY[0]!).padStart(4, '0')}${KEY.slice(1)}"}`;
+    expect(JSON.parse(redactor.body(body))).toEqual({ q: '"\\\n', k: REDACTED });
   });
 });
 

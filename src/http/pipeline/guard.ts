@@ -4,13 +4,6 @@ import { ApiError } from '../../domain/errors.js';
 import { isLoopbackPeer } from '../../listen.js';
 import { isControlApi } from '../../paths.js';
 
-/** `name` of `name:port`, `::1` of `[::1]:port`. */
-function hostnameOf(host: string): string {
-  if (host.startsWith('[')) return host.slice(1, host.indexOf(']'));
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
-}
-
 /** What a browser says of a request it sends on its own page's behalf (or a typed address). */
 const OWN_FETCH = new Set(['same-origin', 'none']);
 
@@ -53,7 +46,7 @@ export function guardControlApi(core: Core) {
     const host = request.headers.host ?? '';
     const foreign = foreignSource(request, host);
     if (foreign !== undefined) return done(new ApiError('ORIGIN_NOT_ALLOWED', { origin: foreign }));
-    if (!hosts.allows(hostnameOf(host))) return done(new ApiError('HOST_NOT_ALLOWED', { host }));
+    if (!hosts.allowsHost(host)) return done(new ApiError('HOST_NOT_ALLOWED', { host }));
     if (core.localControlOnly && !isLoopbackPeer(request.socket.remoteAddress)) {
       return done(new ApiError('LOCAL_CONTROL_ONLY'));
     }
