@@ -14,10 +14,12 @@ const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]$/;
 
 /**
  * Every escape this file reads. A JSON escape is read behind any number of backslashes: JSON
- * quoted in JSON (`\\\\u0073`) spells the character as plainly to a reader.
+ * quoted in JSON (`\\\\u0073`) spells the character as plainly to a reader. A run of backslashes
+ * is tried from its first one only (the look-behind): tried from each, a long run would cost its
+ * length squared.
  */
 const ESCAPE =
-  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|\\+u([0-9A-Fa-f]{4})(?:\\+u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
+  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|(?<!\\)\\+u([0-9A-Fa-f]{4})(?:\\+u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
 
 /** XML's own escapes, as the XML form of a secret has them (secret-forms.ts). */
 const XML_NAMED: Readonly<Record<string, string>> = {
