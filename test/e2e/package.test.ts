@@ -25,15 +25,17 @@ async function pack(): Promise<Packed> {
 }
 
 describe('the npm package', () => {
-  it('ships the code once: no source maps, no bundled dependency, under 1 MB unpacked', async () => {
+  it('ships the code once: no source maps, no bundled dependency, under 1.25 MB unpacked', async () => {
     const packed = await pack();
     const paths = packed.files.map((file) => file.path);
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths).toEqual(
       expect.arrayContaining(['dist/cli.js', 'dist/index.js', 'dist/index.cjs']),
     );
-    // 1.9 MB when the CLI bundled every dependency; the whole package is now a third of that.
-    expect(packed.unpackedSize).toBeLessThan(1_000_000);
+    // 6.5 MB unpacked when the CLI bundled every dependency (1.9 MB for dist/cli.js alone); about
+    // 1.0 MB with record, replay and the verify checks as data (the library once as ES modules
+    // and once as CommonJS). A bundled dependency would break this bound many times over.
+    expect(packed.unpackedSize).toBeLessThan(1_250_000);
     const cli = packed.files.find((file) => file.path === 'dist/cli.js')!;
     expect(cli.size).toBeLessThan(100_000);
   });
