@@ -94,6 +94,10 @@ describe('escapes, sets and braces', () => {
     ['/[!b-d]', '/c', false],
     ['/[!b-d]', '/e', true],
     ['/[^b]x', '/bx', false],
+    ['/[!a]', '/!', true],
+    ['/[^a]', '/^', true],
+    ['/[abx]', '/c', false],
+    ['/[abx]', '/x', true],
     ['/[^b]x', '/ax', true],
     // Braces: nested, escaped, without a comma, unbalanced.
     ['/{a,{b,c}}', '/c', true],
@@ -117,6 +121,14 @@ describe('escapes, sets and braces', () => {
     ['/x{a,b}/{c,d}', '/xb/e', false],
   ])('%s against %s: %s', (glob, path, expected) => {
     expect(matches(glob, path)).toBe(expected);
+  });
+
+  it('stops expanding braces past the limit, however many a glob could make', () => {
+    // 2^42 alternatives: expanding them all would never end.
+    const glob = '/{a,b}'.repeat(42);
+    expect(globProblem(glob)).toBe(
+      `expands to more than ${MAX_GLOB_ALTERNATIVES} alternatives with {...}.`,
+    );
   });
 
   it('takes the last of the most alternatives allowed', () => {
@@ -162,6 +174,11 @@ describe('segments', () => {
     ['/a*b', '/b', false],
     ['/ab*ab', '/ab', false],
     ['/ab*ab', '/abab', true],
+    // A middle piece may not overlap the last one.
+    ['/a*b*b', '/ab', false],
+    ['/a*b*b', '/abb', true],
+    ['/x*a?*a?', '/xaQ', false],
+    ['/x*a?*a?', '/xaQaR', true],
     ['/a*b*a', '/aba', true],
     ['/a*b*a', '/aa', false],
     ['/*a*', '/a', true],
