@@ -63,6 +63,8 @@ describe('singleHost', () => {
     expect(check(['host', 'a', 'hOsT', 'a'])).toMatchObject({ message: DUPLICATE_HOST });
     expect(check(['Host', 'a'])).toBeUndefined();
     expect(check(['Host', 'a', 'X-Host', 'b', 'Hosts', 'c', 'ghost', 'd'])).toBeUndefined();
+    // Other four-letter names are not Host.
+    expect(check(['Date', 'a', 'Host', 'b', 'From', 'c'])).toBeUndefined();
     // Names and values alternate: a value spelt "Host" is no header.
     expect(check(['Host', 'a', 'X-Forwarded-Host', 'Host'])).toBeUndefined();
     expect(check([])).toBeUndefined();
