@@ -68,10 +68,10 @@ describe('compileMatch', () => {
   });
 
   it('reads a glob after the version, or the whole path when the glob starts with /marketing/', () => {
-    const after = compileMatch({ path: '/lists' });
-    expect(after(facts('GET', '/marketing/v1/lists'))).toBe(true);
-    expect(after(facts('GET', '/marketing/beta/lists'))).toBe(true);
-    expect(after(facts('GET', '/marketing/v1/lists/1'))).toBe(false);
+    const afterVersion = compileMatch({ path: '/lists' });
+    expect(afterVersion(facts('GET', '/marketing/v1/lists'))).toBe(true);
+    expect(afterVersion(facts('GET', '/marketing/beta/lists'))).toBe(true);
+    expect(afterVersion(facts('GET', '/marketing/v1/lists/1'))).toBe(false);
     const whole = compileMatch({ path: '/marketing/v1/lists' });
     expect(whole(facts('GET', '/marketing/v1/lists'))).toBe(true);
     expect(whole(facts('GET', '/marketing/beta/lists'))).toBe(false);
