@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decodeEscapes,
+  MAX_ESCAPE_WIDTH,
+  mayHoldEscapes,
+  redactForms,
+} from '../../src/control/secret-encodings.js';
+import {
+  compileSecrets,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  replaceAll,
+} from '../../src/control/secret-forms.js';
+
+// Tests that the mutation run (npm run mutation) asked for: each escape decodeEscapes reads and
+// what it makes of it, and the forms compileSecrets builds, on the functions themselves.
+
+const wire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+describe('decodeEscapes', () => {
+  it.each([
+    // Percent: URL-safe characters decoded, the others upper-cased.
+    ['%61', 'a'],
+    ['%7E', '~'],
+    ['%2f', '%2F'],
+    ['%2F', '%2F'],
+    ['%e9', '%E9'],
+    ['%26', '%26'],
+    // %uXXXX: decoded when URL-safe, else written as UTF-8 percent escapes; surrogates left.
+    ['%u0061', 'a'],
+    ['%U0061', '%U0061'],
+    ['%u00e9', '%C3%A9'],
+    ['%uD800', '%uD800'],
+    ['%udfff', '%udfff'],
+    // JSON: the character, unless JSON needs an escape for it.
+    ['\\u0061', 'a'],
+    ['\\u0020', ' '],
+    ['\\u0022', '\\"'],
+    ['\\u005c', '\\\\'],
+    ['\\u000a', '\\n'],
+    ['\\u001f', '\\u001f'],
+    ['\\u007f', '\u007f'],
+    ['\\ud83d\\ude00', '😀'],
+    ['\\uD83D\\uDE00', '😀'],
+    ['\\ud83d', '\\ud83d'],
+    ['\\uDBFF', '\\udbff'],
+    ['\\u0041\\udc00', 'A\\udc00'],
+    ['\\u0041\\uDC00', 'A\\udc00'],
+    ['\\udc00\\udc00', '\\udc00\\udc00'],
+    ['\\\\u0061', 'a'],
+    ['\\\\\\u0062', 'b'],
+    ['\\u006', '\\u006'],
+    // Character references: the character, XML's own escapes, never an apostrophe or nothing.
+    ['&#97;', 'a'],
+    ['&#x61;', 'a'],
+    ['&#X61;', 'a'],
+    ['&#38;', '&amp;'],
+    ['&#60;', '&lt;'],
+    ['&#62;', '&gt;'],
+    ['&#34;', '&quot;'],
+    ['&#39;', '&#39;'],
+    ['&#0;', '&#0;'],
+    ['&#x0;', '&#x0;'],
+    ['&#1;', '\u0001'],
+    ['&#x110000;', '&#x110000;'],
+    ['&#x10FFFF;', '\u{10ffff}'],
+    ['&#xD800;', '&#xD800;'],
+    ['&#57343;', '&#57343;'],
+    ['&#xe9;', 'é'],
+    ['&#1234567;', '&#1234567;'],
+    ['&#x1234567;', '&#x1234567;'],
+    ['&#97', '&#97'],
+    ['plain text', 'plain text'],
+  ])('%s reads as %s', (escaped, decoded) => {
+    expect(decodeEscapes(escaped, false)).toBe(decoded);
+  });
+
+  it('writes a decoded character as UTF-8 bytes on the wire, never a percent escape', () => {
+    expect(decodeEscapes('&#xe9;', true)).toBe(wire('é'));
+    expect(decodeEscapes('\\u00e9', true)).toBe(wire('é'));
+    expect(decodeEscapes('\\ud83d\\ude00', true)).toBe(wire('😀'));
+    expect(decodeEscapes('%u00e9', true)).toBe('%C3%A9');
+    expect(decodeEscapes('%61', true)).toBe('a');
+    expect(decodeEscapes('&#38;', true)).toBe('&amp;');
+  });
+
+  it('decodes every escape of a string, in any mix', () => {
+    expect(decodeEscapes('S%65\\u0063&#114;&#x33;t', false)).toBe('Secr3t');
+  });
+});
+
+describe('mayHoldEscapes', () => {
+  it.each([
+    ['%', true],
+    ['a\\ub', true],
+    ['&#', true],
+    ['&', false],
+    ['\\', false],
+    ['#', false],
+    ['plain', false],
+  ])('%s: %s', (value, expected) => {
+    expect(mayHoldEscapes(value)).toBe(expected);
+  });
+});
+
+describe('compileSecrets', () => {
+  it('skips secrets shorter than the minimum, unless told a lower one', () => {
+    expect(MIN_SECRET_LENGTH).toBe(6);
+    expect(compileSecrets([])).toBeUndefined();
+    expect(compileSecrets(['abcde'])).toBeUndefined();
+    expect(compileSecrets(['abcdef'])).toBeDefined();
+    expect(compileSecrets(['abc'], 3)).toBeDefined();
+    expect(compileSecrets(['abc'], 4)).toBeUndefined();
+    // Never the empty string, whatever the minimum.
+    expect(compileSecrets([''], 0)).toBeUndefined();
+  });
+
+  it('measures the longest form in wire characters', () => {
+    // 'Secr3t-Key' is 10 characters; its longest form here is a base64 core of 13.
+    expect(compileSecrets(['Secr3t-Key'])!.longest).toBe(13);
+    // "a&b<c>" in XML attributes: a&amp;b&lt;c&gt; (16).
+    expect(compileSecrets(['a&b<c>'])!.longest).toBe(16);
+    // é is two bytes on the wire: its URL form %C3%A9 is the longest (6 + 6 = 12).
+    expect(compileSecrets(['ééxxxx'])!.longest).toBe(
+      Math.max(encodeURIComponent('ééxxxx').length, 16),
+    );
+  });
+
+  it.each([
+    ['as is', 'Secr3t Key&<>"/', 'Secr3t Key&<>"/'],
+    ['lower-cased (a header name)', 'Secr3t Key&<>"/', 'secr3t key&<>"/'],
+    ['URL-encoded', 'Secr3t Key&<>"/', encodeURIComponent('Secr3t Key&<>"/')],
+    ['form-encoded', 'Secr3t Key&<>"/', encodeURIComponent('Secr3t Key&<>"/').replace('%20', '+')],
+    [
+      'URL-encoded in lower case',
+      'Secr3t Key&<>"/',
+      encodeURIComponent('Secr3t Key&<>"/').replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    ],
+    ['JSON-escaped', 'Secr3t Key&<>"/', 'Secr3t Key&<>\\"/'],
+    ['XML text', 'Secr3t Key&<>"/', 'Secr3t Key&amp;&lt;&gt;"/'],
+    ['an XML attribute', 'Secr3t Key&<>"/', 'Secr3t Key&amp;&lt;&gt;&quot;/'],
+  ])('finds a secret %s', (_name, secret, form) => {
+    const { text } = compileSecrets([secret])!;
+    expect(text.any.test(`x=${form};`)).toBe(true);
+    expect(replaceAll(`x=${form};`, text)).toBe(`x=${REDACTED};`);
+  });
+
+  it('finds a secret with a lone surrogate as is, without a URL form', () => {
+    const secret = 'ab\ud800cdef';
+    const { text } = compileSecrets([secret])!;
+    expect(replaceAll(`[${secret}]`, text)).toBe(`[${REDACTED}]`);
+  });
+
+  it.each([
+    ['alone', 'U2VjcjN0LUtleQ=='],
+    ['after an id', Buffer.from('1234:Secr3t-Key').toString('base64')],
+    ['before an id', Buffer.from('Secr3t-Key:1234').toString('base64')],
+    ['at offset 2', Buffer.from('12Secr3t-Key').toString('base64')],
+    ['in base64url', Buffer.from('>>?Secr3t-Key?>>').toString('base64url')],
+  ])('takes the whole base64 run of a secret %s, and nothing around it', (_name, encoded) => {
+    const { text } = compileSecrets(['Secr3t-Key'])!;
+    expect(replaceAll(`Basic ${encoded}, "x"`, text)).toBe(`Basic ${REDACTED}, "x"`);
+    expect(replaceAll(`:${encoded}:`, text)).toBe(`:${REDACTED}:`);
+  });
+
+  it('widens a base64 run no further back than the previous replacement', () => {
+    const { text } = compileSecrets(['Secr3t-Key'])!;
+    const core = 'U2VjcjN0LUtleQ';
+    expect(replaceAll(`${core}${core}`, text)).toBe(`${REDACTED}`);
+    expect(replaceAll(`Secr3t-Key${core}`, text)).toBe(`${REDACTED}${REDACTED}`);
+    expect(replaceAll('Secr3t-Key and Secr3t-Key', text)).toBe(`${REDACTED} and ${REDACTED}`);
+    expect(replaceAll('nothing here', text)).toBe('nothing here');
+  });
+
+  it('with many secrets, finds each by its index of first characters', () => {
+    // 20 secrets give more than 48 forms: the test goes through the index.
+    const secrets = Array.from({ length: 20 }, (_, i) => `secret-number-${i}-x`);
+    const { text } = compileSecrets(secrets)!;
+    expect(text.any).not.toBeInstanceOf(RegExp);
+    for (const secret of secrets) {
+      expect(text.any.test(secret)).toBe(true);
+      expect(text.any.test(`..${secret}`)).toBe(true);
+      expect(text.any.test(`${secret}..`)).toBe(true);
+      expect(text.any.test(`a ${secret} b`)).toBe(true);
+    }
+    expect(text.any.test('secret-number-')).toBe(false);
+    expect(text.any.test('secret-number-1-')).toBe(false);
+    expect(text.any.test('secre')).toBe(false);
+    expect(text.any.test('')).toBe(false);
+    expect(text.any.test('x'.repeat(1000))).toBe(false);
+    expect(replaceAll(`[${secrets[7]}]`, text)).toBe(`[${REDACTED}]`);
+  });
+
+  it('with few secrets, uses one regular expression', () => {
+    expect(compileSecrets(['Secr3t-Key'])!.text.any).toBeInstanceOf(RegExp);
+  });
+});
+
+describe('redactForms', () => {
+  const compiled = compileSecrets(['Secr3t-Key'])!;
+
+  it('finds a secret behind escapes, and leaves strings without one as they are', () => {
+    expect(redactForms('k=S%65cr3t-Key', compiled.text, false)).toBe(`k=${REDACTED}`);
+    expect(redactForms('{"k":"\\u0053ecr3t-Key"}', compiled.text, false)).toBe(
+      `{"k":"${REDACTED}"}`,
+    );
+    expect(redactForms('<k>&#83;ecr3t-Key</k>', compiled.text, false)).toBe(`<k>${REDACTED}</k>`);
+    const untouched = 'a=%41&b=\\u0042&c=&#67;';
+    expect(redactForms(untouched, compiled.text, false)).toBe(untouched);
+    expect(redactForms('no escapes', compiled.text, false)).toBe('no escapes');
+  });
+
+  it('reads base64 cut in lines as one run, as is or JSON-escaped', () => {
+    // The break falls inside the secret's own base64 (characters 24 to 37).
+    const encoded = Buffer.from(`${'x'.repeat(18)}Secr3t-Key${'y'.repeat(18)}`).toString('base64');
+    const cut = (breakAs: string) => `${encoded.slice(0, 30)}${breakAs}${encoded.slice(30)}`;
+    expect(redactForms(cut('\n'), compiled.text, false)).toBe(REDACTED);
+    expect(redactForms(`"${cut('\\n')}"`, compiled.text, false)).toBe(`"${REDACTED}"`);
+    expect(redactForms(`"${cut('\\r\\n')}"`, compiled.text, false)).toBe(`"${REDACTED}"`);
+    expect(redactForms(cut('\r\n'), compiled.text, false)).toBe(REDACTED);
+    // A break not followed by base64 stays.
+    expect(redactForms(`${encoded.slice(0, 30)}\n-`, compiled.text, false)).toBe(
+      `${encoded.slice(0, 30)}\n-`,
+    );
+    // Fewer than 16 base64 characters before the break: no block, the lines stay.
+    const short = 'abc\nSecr3t';
+    expect(redactForms(short, compiled.text, false)).toBe(short);
+  });
+
+  it('reaches as far as the widest escape', () => {
+    expect(MAX_ESCAPE_WIDTH).toBe('&#x0000073;'.length);
+  });
+});
