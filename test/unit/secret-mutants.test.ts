@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/control/redact.js';
 import {
   decodeEscapes,
   MAX_ESCAPE_WIDTH,
@@ -229,5 +230,48 @@ describe('redactForms', () => {
 
   it('reaches as far as the widest escape', () => {
     expect(MAX_ESCAPE_WIDTH).toBe('&#x0000073;'.length);
+  });
+});
+
+describe('Redactor: a secret anywhere in the query, alone', () => {
+  const KEY = 'Secr3t-Key_0042';
+  const redactor = new Redactor({ revision: () => 1, secrets: () => [KEY] }, 1024);
+  const facts = (query: Record<string, string | string[]>) => ({
+    url: '/marketing/v1/lists',
+    query,
+    requestHeaders: { host: 'localhost' },
+  });
+
+  it.each([
+    ['as the only name', { [KEY]: '1' }, { [REDACTED]: '1' }],
+    ['as the only value', { k: KEY }, { k: REDACTED }],
+    ['in the second parameter only', { a: 'x', b: KEY }, { a: 'x', b: REDACTED }],
+    ['in one item of a repeated parameter', { l: ['a', `b${KEY}`] }, { l: ['a', `b${REDACTED}`] }],
+    [
+      'in the last item of a repeated parameter',
+      { l: ['a', 'b', KEY] },
+      { l: ['a', 'b', REDACTED] },
+    ],
+  ])('is redacted %s', (_name, query, expected) => {
+    expect(redactor.record(facts(query)).query).toEqual(expected);
+  });
+
+  it('keeps the very query, and the very record, when no parameter holds a secret', () => {
+    const clean = facts({ a: 'x', l: ['1', '2'] });
+    expect(redactor.record(clean)).toBe(clean);
+  });
+
+  it('keeps the order of headers when one of them is redacted', () => {
+    const recorded = redactor.record({
+      ...facts({}),
+      requestHeaders: { 'x-first': KEY, 'x-second': 'b', host: 'localhost' },
+    });
+    expect(Object.keys(recorded.requestHeaders)).toEqual(['x-first', 'x-second', 'host']);
+    expect(recorded.requestHeaders['x-first']).toBe(REDACTED);
+  });
+
+  it('an Authorization of the Basic scheme alone keeps the scheme', () => {
+    const recorded = redactor.record({ ...facts({}), requestHeaders: { authorization: 'Basic' } });
+    expect(recorded.requestHeaders.authorization).toBe(`Basic ${REDACTED}`);
   });
 });
