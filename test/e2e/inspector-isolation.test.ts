@@ -1,16 +1,13 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Request } from 'playwright-core';
+import type { Browser, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/control/journal.js';
 import type { FakeMarketingServer } from '../../src/index.js';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { call, makeFake } from '../helpers/fake.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Debian's chromium (.ci/run); elsewhere the test says it is skipped rather than fail.
-const available = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!available) console.warn(`inspector-isolation.test.ts: skipped, no Chromium at ${CHROMIUM}`);
+const available = chromiumAvailable(import.meta.url);
 const TOKEN = 'isolation-token-7c1d';
 
 /** A glob that backtracks for seconds over a long recorded path, were it ever evaluated. */
@@ -20,18 +17,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!available) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,16 +1,13 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { call, makeFake } from '../helpers/fake.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Debian's chromium (.ci/run); elsewhere the test says it is skipped rather than fail.
-const available = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!available) console.warn(`inspector.test.ts: skipped, no Chromium at ${CHROMIUM}`);
+const available = chromiumAvailable(import.meta.url);
 // The docs' picture is rewritten only when asked (UPDATE_SCREENSHOTS=1): a test run leaves the
 // checkout clean.
 const SCREENSHOT =
@@ -28,18 +25,7 @@ describe.skipIf(!available)('the inspector page in headless Chromium', () => {
   beforeAll(async () => {
     fake = await makeFake({ adminToken: TOKEN });
     ({ url } = await fake.listen({ https: false }));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   }, 60_000);
   afterAll(async () => {
@@ -194,15 +180,7 @@ describe.skipIf(!available)(
 
     beforeAll(async () => {
       open = await makeFake();
-      openBrowser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-        ],
-      });
+      openBrowser = await launchChromium();
     }, 60_000);
     afterAll(async () => {
       await openBrowser?.close();

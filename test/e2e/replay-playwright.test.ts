@@ -1,15 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFakeMarketingServer, replayHar, replayReportText } from '../../src/index.js';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { KEY, SERVER_ID, smallSeed } from '../helpers/fake.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// CI installs Debian's chromium (.ci/run); elsewhere the test says it is skipped rather than fail.
-const available = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!available) console.warn(`replay-playwright.test.ts: skipped, no Chromium at ${CHROMIUM}`);
+const available = chromiumAvailable(import.meta.url);
 
 const folder = mkdtempSync(join(tmpdir(), 'replay-playwright-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -19,10 +16,7 @@ describe.skipIf(!available)('a session recorded by Chromium (Playwright recordHa
     const fake = await createFakeMarketingServer({ seed: smallSeed() });
     const { url } = await fake.listen({ https: false });
     const harFile = join(folder, 'browser.har');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ recordHar: { path: harFile } });
       const page = await context.newPage();
