@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isServerId, isValidEmail, parseServerId } from '../../src/domain/rules.js';
-import { Store } from '../../src/domain/store.js';
-import { SeedError } from '../../src/index.js';
+import { seedErrorOf, server, store } from '../helpers/seed.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the exact wording of seed errors (the
 // "got ..." part included), the edges of dates, ids and limits. Each pins behaviour a user sees.
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-
-function store(): Store {
-  return new Store({ defaultMaxContacts: 10_000, now: () => NOW });
-}
-
-function server(extra: Record<string, unknown>) {
-  return { servers: [{ serverId: 1234, key: 'k', ...extra }] };
-}
-
-/** The SeedError a seed raises, with nothing changed in the store. */
-function seedError(seed: unknown, into = store()): SeedError {
-  const before = into.exportState();
-  let caught: unknown;
-  try {
-    into.seed(seed);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(SeedError);
-  expect(into.exportState()).toEqual(before);
-  return caught as SeedError;
-}
+const seedError = seedErrorOf;
 
 const content = (created: unknown) => server({ content: [{ name: 'A', created }] });
 

@@ -1,32 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../src/domain/store.js';
-import { SeedError } from '../../src/index.js';
+import type { Store } from '../../src/domain/store.js';
+import { seedErrorOf, server, store } from '../helpers/seed.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the exact messages of seed checks and
 // seeds that extend a server already there (ids, names, addresses and caps counted with it).
 
-const NOW = Date.parse('2026-11-22T12:00:00Z');
-
-function store(maxContacts = 10_000): Store {
-  return new Store({ defaultMaxContacts: maxContacts, now: () => NOW });
-}
-
-function server(extra: Record<string, unknown>) {
-  return { servers: [{ serverId: 1234, key: 'k', ...extra }] };
-}
-
-function seedError(seed: unknown, into = store()): string {
-  const before = into.exportState();
-  let caught: unknown;
-  try {
-    into.seed(seed);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(SeedError);
-  expect(into.exportState()).toEqual(before);
-  return (caught as SeedError).message;
-}
+const seedError = (seed: unknown, into = store()) => seedErrorOf(seed, into).message;
 
 const at = (value: Record<string, unknown>) => server({ contacts: [value] });
 
