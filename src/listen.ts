@@ -134,31 +134,23 @@ function urlHost(host: string): string {
 
 /**
  * Node's headersTimeout starts at a request's first byte, so a connection that sends nothing is
- * never cut (and keepAliveTimeout only starts after a first answer): each new connection that
- * makes no progress (no byte read) for `timeoutMs` before its first request is closed. Once a
- * request has arrived, the connection is Node's: keep-alive between requests, and long polls,
- * held `no-response` faults and delays are never cut by this. A client dripping header bytes
- * makes progress and is left to headersTimeout, which answers it 408.
+ * never cut (and keepAliveTimeout only starts after a first answer): each new connection that has
+ * sent no byte after `timeoutMs` is closed. Once a byte has arrived, the connection is Node's:
+ * a client dripping header bytes is answered 408 by headersTimeout (checked every second, see
+ * `connectionsCheckingInterval`), and keep-alive between requests, long polls, held `no-response`
+ * faults and delays are never cut by this. (A TLS socket counts application bytes only, after its
+ * handshake, which `handshakeTimeout` bounds.) One timer per connection and nothing per request:
+ * a listener on every request showed in profiles of the request path.
  */
 function cutIdleConnections(
   server: Server,
   event: 'connection' | 'secureConnection',
   timeoutMs: number,
 ): void {
-  const asked = new WeakSet<Socket>();
-  server.on('request', (request: IncomingMessage) => asked.add(request.socket));
   server.on(event, (socket: Socket) => {
-    let bytesRead = 0;
-    const check = () => {
-      if (asked.has(socket) || socket.destroyed) return;
-      if (socket.bytesRead === bytesRead) {
-        socket.destroy();
-        return;
-      }
-      bytesRead = socket.bytesRead;
-      timer.refresh();
-    };
-    const timer = setTimeout(check, timeoutMs).unref();
+    const timer = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, timeoutMs).unref();
     socket.once('close', () => clearTimeout(timer));
   });
 }
