@@ -17,6 +17,8 @@ export function fail(where: Where, problem: string): never {
 }
 
 export function describe(value: unknown): string {
+  // A missing field: "got undefined undefined" would read like a bug.
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(truncate(value))}`;
@@ -88,7 +90,9 @@ export function expectDate(value: unknown, path: Where): number {
 
 function isRealCalendarDay(match: RegExpExecArray): boolean {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   const [hours, minutes, seconds] = [Number(match[4] ?? 0), Number(match[5] ?? 0), match[6]];
   return (
     date.getUTCFullYear() === year &&

@@ -107,6 +107,9 @@ describe('seed dates', () => {
     '2026-01-05T10:00:00Zjunk',
     '2026-01-05T10:00:00.1234567890Z',
     '2026-1-05',
+    // Years 0 to 99 are checked as themselves, not as 1900 to 1999 (0050 is no leap year).
+    '0050-02-29',
+    '0000-02-30',
   ])('refuses %j, quoting it', (text) => {
     const error = seedError(content(text));
     expect(error.path).toBe('servers[0].content[0].created');
@@ -122,6 +125,10 @@ describe('seed dates', () => {
     ['2026-01-05T10:00:00.123456789Z', '2026-01-05T10:00:00.123Z'],
     ['2026-01-05T10:00:00.5+02:00', '2026-01-05T08:00:00.500Z'],
     ['2026-12-31T23:30:00-01:00', '2027-01-01T00:30:00.000Z'],
+    // Years 0 to 99 are real years, leap days included (year 0 is a leap year).
+    ['0050-01-05T10:00:00Z', '0050-01-05T10:00:00.000Z'],
+    ['0000-02-29', '0000-02-29T00:00:00.000Z'],
+    ['0096-02-29', '0096-02-29T00:00:00.000Z'],
   ])('takes %j as %s', (text, iso) => {
     const target = store();
     target.seed(content(text));
