@@ -57,6 +57,12 @@ export const API_ERRORS = {
     status: 409,
     message: 'The field Name must be a string with a maximum length of 50.',
   },
+  // Ours: ids are 32-bit and never reused, so a server that has given out the last one is full.
+  ID_LIMIT: {
+    status: 409,
+    message:
+      'No {kind} id is left on this server: ids go up to {max} and are never reused. Reset the server, or seed one with lower ids.',
+  },
   BODY_TOO_LARGE: { status: 413, message: 'The request body is larger than {limit} bytes.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
