@@ -70,7 +70,7 @@ export const API_ERRORS = {
   },
   INTERNAL: { status: 500, message: 'Internal error: {detail}' },
   // Injected faults: what a client sees during an outage, or from a `status` rule. The status of
-  // INJECTED_STATUS is the rule's own (any 100 to 599), given when the error is made.
+  // INJECTED_STATUS is the rule's own (any 200 to 599), given when the error is made.
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'The service is temporarily unavailable for maintenance. Please try again later.',
