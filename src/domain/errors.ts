@@ -68,6 +68,10 @@ export const API_ERRORS = {
     status: 415,
     message: "Request bodies must be JSON: send 'Content-Type: application/json', not '{type}'.",
   },
+  TOO_MANY_HEADERS: {
+    status: 431,
+    message: 'The request has more than {max} header fields, the most accepted.',
+  },
   INTERNAL: { status: 500, message: 'Internal error: {detail}' },
   // Injected faults: what a client sees during an outage, or from a `status` rule. The status of
   // INJECTED_STATUS is the rule's own (any 200 to 599), given when the error is made.
