@@ -163,8 +163,8 @@ const MAINTENANCE_KEYS = ['mode', 'durationMs', 'times'];
 
 /**
  * The rule behind `maintenance()` and `POST /__admin/maintenance`: options `{ mode, durationMs,
- * times }` (all optional; an empty body or `null` is an outage in the default mode), checked
- * like a rule's.
+ * times }` (all optional; none, or `null` from the handle, is an outage in the default mode;
+ * over HTTP a `null` body is refused before it gets here), checked like a rule's.
  */
 export function maintenanceRule(input: unknown): FaultRule {
   if (input === undefined || input === null) return { kind: 'unavailable' };

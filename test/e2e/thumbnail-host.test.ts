@@ -51,6 +51,7 @@ describe.each([
     'evil.example?x=1',
     'evil.example#x',
     'localhost:99999',
+    'localhost:0',
     'localhost:',
     'localhost:80:80',
     '[::1',

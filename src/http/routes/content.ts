@@ -59,7 +59,7 @@ export const CONTENT_ROUTES: readonly Route[] = [
 export function selfOrigin(request: FastifyRequest): string {
   const { host } = request;
   const port = /:(\d*)$/.exec(host)?.[1];
-  const validPort = port === undefined || (port !== '' && Number(port) <= 65535);
+  const validPort = port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
   if (validPort && hostnameOf(host) !== undefined) return `${request.protocol}://${host}`;
   const { localAddress, localPort } = request.socket;
   if (localAddress === undefined) return `${request.protocol}://localhost`;
