@@ -12,7 +12,7 @@ import { authenticate } from './http/pipeline/auth.js';
 import { keepJsonBodies, limitBody } from './http/pipeline/body.js';
 import { dispatch } from './http/pipeline/dispatch.js';
 import { decideFaults } from './http/pipeline/faults.js';
-import { guardControlApi, singleHost } from './http/pipeline/guard.js';
+import { checkHeaderFields, guardControlApi } from './http/pipeline/guard.js';
 import { journalHooks } from './http/pipeline/journal.js';
 import { resolveRoute } from './http/pipeline/route.js';
 import type { AppServices } from './http/route.js';
@@ -37,7 +37,8 @@ function unusedValidatorCompiler(): never {
  * Builds the fastify app of one fake from its core. Never listens. Every request goes through:
  *
  * 1. journal (http/pipeline/journal.ts): notes when a /marketing/ request arrives;
- * 2. host (http/pipeline/guard.ts): two Host headers get 400, on every route (RFC 9112);
+ * 2. host (http/pipeline/guard.ts): more than 100 header fields get 431, two Host headers
+ *    400, on every route (RFC 9112);
  * 3. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
  * 4. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
  *    parameters of the wrong kind;
@@ -126,7 +127,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
 
   const journal = journalHooks(core);
   app.addHook('onRequest', journal.arrive);
-  app.addHook('onRequest', singleHost);
+  app.addHook('onRequest', checkHeaderFields);
   app.addHook('onRequest', decideFaults(core, journal));
   app.addHook('onRequest', resolveRoute);
   app.addHook('onRequest', guardControlApi(core));

@@ -34,7 +34,10 @@ export interface FaultRule {
   probability?: number;
   /** Seed of the probability draws; default 0, so runs repeat. */
   seed?: number;
-  /** For `status`: the status code, 100 to 599. */
+  /**
+   * For `status`: the status code, 200 to 599 (a 1xx is an interim answer, never a final one);
+   * 204, 205 and 304 are answered without a body, as HTTP requires.
+   */
   status?: number;
   /** For `delay`: milliseconds to wait before the normal answer. */
   delayMs?: number;
@@ -103,8 +106,10 @@ export function parseFaultRule(input: unknown): FaultRule {
     rule.seed = seed as number;
   }
   if (kind === 'status') {
-    if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) {
-      invalid('kind "status" needs status, a whole number from 100 to 599.');
+    if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) {
+      invalid(
+        'kind "status" needs status, a whole number from 200 to 599 (a 1xx is an interim answer: a client would get no final one).',
+      );
     }
     rule.status = status as number;
   } else if (status !== undefined) {
@@ -158,8 +163,8 @@ const MAINTENANCE_KEYS = ['mode', 'durationMs', 'times'];
 
 /**
  * The rule behind `maintenance()` and `POST /__admin/maintenance`: options `{ mode, durationMs,
- * times }` (all optional; an empty body or `null` is an outage in the default mode), checked
- * like a rule's.
+ * times }` (all optional; none, or `null` from the handle, is an outage in the default mode;
+ * over HTTP a `null` body is refused before it gets here), checked like a rule's.
  */
 export function maintenanceRule(input: unknown): FaultRule {
   if (input === undefined || input === null) return { kind: 'unavailable' };
@@ -217,7 +222,12 @@ export const FAULT_RULE_SCHEMA = {
       minimum: -Number.MAX_SAFE_INTEGER,
       maximum: Number.MAX_SAFE_INTEGER,
     },
-    status: { type: 'integer', minimum: 100, maximum: 599, description: 'Only for kind status.' },
+    status: {
+      type: 'integer',
+      minimum: 200,
+      maximum: 599,
+      description: 'Only for kind status. 204, 205 and 304 are answered without a body.',
+    },
     delayMs: {
       type: 'integer',
       minimum: 0,

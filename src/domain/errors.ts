@@ -57,14 +57,24 @@ export const API_ERRORS = {
     status: 409,
     message: 'The field Name must be a string with a maximum length of 50.',
   },
+  // Ours: ids are 32-bit and never reused, so a server that has given out the last one is full.
+  ID_LIMIT: {
+    status: 409,
+    message:
+      'No {kind} id is left on this server: ids go up to {max} and are never reused. Reset the server, or seed one with lower ids.',
+  },
   BODY_TOO_LARGE: { status: 413, message: 'The request body is larger than {limit} bytes.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: "Request bodies must be JSON: send 'Content-Type: application/json', not '{type}'.",
   },
+  TOO_MANY_HEADERS: {
+    status: 431,
+    message: 'The request has more than {max} header fields, the most accepted.',
+  },
   INTERNAL: { status: 500, message: 'Internal error: {detail}' },
   // Injected faults: what a client sees during an outage, or from a `status` rule. The status of
-  // INJECTED_STATUS is the rule's own (any 100 to 599), given when the error is made.
+  // INJECTED_STATUS is the rule's own (any 200 to 599), given when the error is made.
   SERVICE_UNAVAILABLE: {
     status: 503,
     message: 'The service is temporarily unavailable for maintenance. Please try again later.',

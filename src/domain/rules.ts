@@ -12,6 +12,13 @@ export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set([
   'contactid',
   'id',
 ]);
+/**
+ * Largest id of a list, contact, custom field or content item. The service documents its ids as
+ * integers; as an ASP.NET API its ids are `int`, 32-bit signed, so they stop at 2^31 - 1. Ids past
+ * it are refused in seeds, and an add that would need one is refused: ids stay exact integers
+ * (past 2^53 two contacts got the same id) and every id the fake gives, a real client can hold.
+ */
+export const MAX_ID = 2_147_483_647;
 /** Longest server key (the Basic-auth password) a seed or addServer() may set. */
 export const MAX_KEY_LENGTH = 200;
 

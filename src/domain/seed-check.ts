@@ -1,4 +1,5 @@
 import { SeedError } from './errors.js';
+import { MAX_ID } from './rules.js';
 
 /** Small checks that throw SeedError naming the exact path of the offending value. */
 
@@ -64,7 +65,11 @@ export function isPositiveId(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1;
 }
 
+/** An id a seed gives: a positive integer, at most {@link MAX_ID}. */
 export function expectId(value: unknown, where: Where): number {
+  if (Number.isInteger(value) && (value as number) > MAX_ID) {
+    fail(where, `must be at most ${MAX_ID}, got ${describe(value)}`);
+  }
   if (!isPositiveId(value)) fail(where, `must be a positive integer, got ${describe(value)}`);
   return value;
 }
@@ -106,7 +111,8 @@ function isRealCalendarDay(match: RegExpExecArray): boolean {
 
 /**
  * Ids for items whose id is optional: given ids must be unique (also against `taken`), and
- * missing ones are assigned in order after the largest id given or already used.
+ * missing ones are assigned in order after the largest id given or already used, never past
+ * {@link MAX_ID}.
  */
 export function assignIds(
   given: readonly (number | undefined)[],
@@ -123,5 +129,15 @@ export function assignIds(
     seen.add(id);
     largest = Math.max(largest, id);
   });
-  return given.map((id) => id ?? ++largest);
+  return given.map((id, index) => {
+    if (id !== undefined) return id;
+    largest += 1;
+    if (largest > MAX_ID) {
+      fail(
+        pathAt(index),
+        `is needed: every ${what} id up to ${MAX_ID}, the largest, is given or used, so none is left to assign`,
+      );
+    }
+    return largest;
+  });
 }

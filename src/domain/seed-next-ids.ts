@@ -1,4 +1,5 @@
 import type { NextIds } from './model.js';
+import { MAX_ID } from './rules.js';
 import { describe, expectObject, fail, isPositiveId, joinPath } from './seed-check.js';
 import type { NextIdsSeed } from './seed-types.js';
 import type { Tenant } from './tenant.js';
@@ -24,7 +25,8 @@ export interface UsedIds {
  * A seed's `nextIds`: the id the next created item of each kind gets, so that
  * `seed(exportState())` also reproduces the ids created later, deleted ids never coming back.
  * Each counter must be past every id of its kind in the server (the seed's and those it already
- * holds) and not below the counter of a server it extends: a lower one would reuse an id.
+ * holds) and not below the counter of a server it extends: a lower one would reuse an id. At
+ * most one past {@link MAX_ID}: a counter there means every id of its kind is used.
  */
 export function planNextIds(
   value: unknown,
@@ -46,6 +48,13 @@ export function planNextIds(
     const next = given[name];
     if (next === undefined) continue;
     const where = joinPath(path, name);
+    // One past the largest id: a server whose every id is used exports that, and seeds back.
+    if (Number.isInteger(next) && (next as number) > MAX_ID + 1) {
+      fail(
+        where,
+        `must be at most ${MAX_ID + 1} (one past the largest id, ${MAX_ID}), got ${describe(next)}`,
+      );
+    }
     if (!isPositiveId(next)) fail(where, `must be a positive integer, got ${describe(next)}`);
     const counter = COUNTERS[name];
     const past = Math.max(largest[counter], (current?.[counter] ?? 1) - 1);

@@ -17,6 +17,7 @@ import {
   foldCase,
   isValidEmail,
   MAX_CUSTOM_FIELDS,
+  MAX_ID,
 } from './rules.js';
 
 const FIRST_NAME = 'FirstName';
@@ -117,6 +118,8 @@ export class Tenant {
     if (this.contacts.size >= this.maxContacts) {
       throw new ApiError('CONTACT_LIMIT', { max: this.maxContacts });
     }
+    if (this.nextIds.contact > MAX_ID)
+      throw new ApiError('ID_LIMIT', { kind: 'contact', max: MAX_ID });
     const contact = this.addContact(this.nextIds.contact, emailAddress, 'Active');
     // A value given in CustomFields for FirstName/LastName wins over firstName/lastName.
     this.setValues(contact.id, nameValues);
@@ -159,6 +162,9 @@ export class Tenant {
     const fieldName = name as string;
     if (this.fieldByName(fieldName)) throw new ApiError('FIELD_EXISTS', { name: fieldName });
     if (this.fields.size >= MAX_CUSTOM_FIELDS) throw new ApiError('FIELD_LIMIT');
+    if (this.nextIds.field > MAX_ID) {
+      throw new ApiError('ID_LIMIT', { kind: 'custom field', max: MAX_ID });
+    }
     return this.insertField({ id: this.nextIds.field, name: fieldName });
   }
 

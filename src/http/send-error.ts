@@ -77,6 +77,12 @@ export function sendError(
     const body = JSON.stringify({ message: packageError.message, path: packageError.path });
     return answer(reply, JSON_TYPE.contentType, body);
   }
+  // HTTP gives these no content (RFC 9110 15.3.5, 15.3.6, 15.4.5): Node would drop a body, so
+  // none is sent, and the journal records what the client got.
+  if (BODILESS_STATUSES.has(packageError.status)) return answer(reply, undefined);
   const { contentType, body } = renderError(request, packageError.message);
   return answer(reply, contentType, body);
 }
+
+/** Statuses answered without a body: an injected `status` fault may use them. */
+const BODILESS_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);

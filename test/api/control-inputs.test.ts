@@ -62,14 +62,14 @@ const REFUSED: Refused[] = [
     method: 'POST',
     path: '/maintenance',
     payload: '5',
-    message: /maintenance options must be an object/,
+    message: 'The body must be a JSON object with mode, durationMs, times, not a JSON number.',
   },
   {
     name: 'a maintenance body that is an array',
     method: 'POST',
     path: '/maintenance',
     payload: '[]',
-    message: /maintenance options must be an object/,
+    message: 'The body must be a JSON object with mode, durationMs, times, not a JSON array.',
   },
   {
     name: 'a maintenance that sneaks in a rule field',
@@ -90,7 +90,7 @@ const REFUSED: Refused[] = [
     method: 'POST',
     path: '/servers',
     payload: '5',
-    message: 'The body must be a JSON object with serverId, key, maxContacts.',
+    message: 'The body must be a JSON object with serverId, key, maxContacts, not a JSON number.',
   },
   {
     name: 'a new server body that is an array',
@@ -230,7 +230,7 @@ const REFUSED: Refused[] = [
     method: 'POST',
     path: '/reset',
     payload: '[]',
-    message: 'This route takes no body (or an empty JSON object).',
+    message: 'This route takes no body (or an empty JSON object), not a JSON array.',
   },
   {
     name: 'a new server with an id of 1e20',
@@ -251,7 +251,7 @@ const REFUSED: Refused[] = [
     method: 'PUT',
     path: '/servers/1234/max-contacts',
     payload: '3',
-    message: 'The body must be a JSON object with maxContacts.',
+    message: 'The body must be a JSON object with maxContacts, not a JSON number.',
   },
   {
     name: 'a cap with an extra field',
@@ -310,8 +310,8 @@ describe('a refused control call changes nothing and is never a 500', () => {
     expect((await fake.inject({ url: '/__admin/faults' })).statusCode).toBe(200);
   });
 
-  it('an empty or null maintenance body is an outage in the default mode', async () => {
-    for (const payload of [undefined, 'null', '{}']) {
+  it('an empty maintenance body, or {}, is an outage in the default mode', async () => {
+    for (const payload of [undefined, '{}']) {
       fake.faults.clear();
       const response = await fake.inject({
         method: 'POST',
@@ -323,6 +323,21 @@ describe('a refused control call changes nothing and is never a 500', () => {
       expect(response.statusCode).toBe(201);
       expect(fake.faults.list()).toMatchObject([{ kind: 'unavailable' }]);
     }
+  });
+
+  it('a JSON null maintenance body is refused (a JSON object, or nothing), and starts no outage', async () => {
+    fake.faults.clear();
+    const response = await fake.inject({
+      method: 'POST',
+      url: '/__admin/maintenance',
+      headers: { 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).message).toBe(
+      'The body must be a JSON object with mode, durationMs, times, not JSON null.',
+    );
+    expect(fake.faults.list()).toEqual([]);
   });
 });
 

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { singleHost } from '../../src/http/pipeline/guard.js';
+import { checkHeaderFields } from '../../src/http/pipeline/guard.js';
 import { API_BODY_LIMIT } from '../../src/http/route.js';
 import { AUTH, useFake } from '../helpers/fake.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the request pipeline's Host count and
-// body limits, through inject (the same pipeline as a socket) and singleHost itself.
+// body limits, through inject (the same pipeline as a socket) and checkHeaderFields itself.
 
 const fake = useFake();
 
@@ -48,11 +48,11 @@ describe('two Host headers', () => {
   });
 });
 
-describe('singleHost', () => {
-  /** What singleHost passes to done() for a raw header list. */
+describe('checkHeaderFields', () => {
+  /** What checkHeaderFields passes to done() for a raw header list. */
   function check(rawHeaders: string[]): unknown {
     let passed: unknown = 'not called';
-    singleHost(
+    checkHeaderFields(
       { raw: { rawHeaders } } as unknown as FastifyRequest,
       {} as FastifyReply,
       (error?: unknown) => {
@@ -72,6 +72,22 @@ describe('singleHost', () => {
     // Names and values alternate: a value spelt "Host" is no header.
     expect(check(['Host', 'a', 'X-Forwarded-Host', 'Host'])).toBeUndefined();
     expect(check([])).toBeUndefined();
+  });
+
+  it('takes 100 header fields and answers 431 for 101, before looking for a second Host', () => {
+    const fields = (count: number) =>
+      Array.from({ length: count }, (_, index) => [`X-${index}`, 'v']).flat();
+    expect(check(['Host', 'a', ...fields(99)])).toBeUndefined();
+    expect(check(['Host', 'a', ...fields(98), 'Host', 'b'])).toMatchObject({
+      message: DUPLICATE_HOST,
+    });
+    const tooMany = check(['Host', 'a', ...fields(100)]);
+    expect(tooMany).toMatchObject({
+      code: 'TOO_MANY_HEADERS',
+      status: 431,
+      message: 'The request has more than 100 header fields, the most accepted.',
+    });
+    expect(check(['Host', 'a', ...fields(2100), 'Host', 'b'])).toMatchObject({ status: 431 });
   });
 });
 

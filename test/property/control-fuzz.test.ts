@@ -258,6 +258,30 @@ describe('every control route and field, fuzzed', () => {
     );
   });
 
+  /** Every JSON value that is not an object: JSON `null` once read as "no body" (finding 11). */
+  const NOT_OBJECTS = ['null', '[]', '[{}]', '0', '1', '-1.5', '""', '"x"', 'true', 'false'];
+
+  // GET bodies are never read (fastify parses none): reads change nothing whatever they carry.
+  it.each(
+    CONTROL_ROUTES.filter((route) => route.method !== 'GET').map(
+      (route) => [`${route.method} ${route.path}`, route] as const,
+    ),
+  )('%s refuses a body that is not a JSON object, and changes nothing', async (_name, route) => {
+    for (const payload of NOT_OBJECTS) {
+      const status = await check(route, fillPath(route, {}), payload);
+      expect(status, `${payload} on ${route.method} ${route.path}`).toBe(400);
+      const response = await fake.inject({
+        method: route.method,
+        url: fillPath(route, {}),
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(JSON.parse(response.body).message).toMatch(
+        /^(The body must be a JSON object with .+|This route takes no body \(or an empty JSON object\)), not (JSON null|a JSON (array|number|string|boolean))\.$/,
+      );
+    }
+  });
+
   it('every control route that changes something declares its body in the table', () => {
     const undeclared = CONTROL_ROUTES.filter((route) => route.method !== 'GET' && !route.body);
     expect(undeclared.map((route) => `${route.method} ${route.path}`)).toEqual([]);

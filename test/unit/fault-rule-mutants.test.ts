@@ -105,19 +105,19 @@ describe('parseFaultRule refusals', () => {
     ],
     [
       { kind: 'status' },
-      'Invalid fault rule: kind "status" needs status, a whole number from 100 to 599.',
+      'Invalid fault rule: kind "status" needs status, a whole number from 200 to 599 (a 1xx is an interim answer: a client would get no final one).',
     ],
     [
       { kind: 'status', status: 99 },
-      'Invalid fault rule: kind "status" needs status, a whole number from 100 to 599.',
+      'Invalid fault rule: kind "status" needs status, a whole number from 200 to 599 (a 1xx is an interim answer: a client would get no final one).',
     ],
     [
       { kind: 'status', status: 600 },
-      'Invalid fault rule: kind "status" needs status, a whole number from 100 to 599.',
+      'Invalid fault rule: kind "status" needs status, a whole number from 200 to 599 (a 1xx is an interim answer: a client would get no final one).',
     ],
     [
       { kind: 'status', status: 500.5 },
-      'Invalid fault rule: kind "status" needs status, a whole number from 100 to 599.',
+      'Invalid fault rule: kind "status" needs status, a whole number from 200 to 599 (a 1xx is an interim answer: a client would get no final one).',
     ],
     [
       { kind: 'reset', status: 500 },
@@ -163,7 +163,8 @@ describe('parseFaultRule bounds and copies', () => {
     expect(parseFaultRule({ kind: 'reset', seed: -Number.MAX_SAFE_INTEGER }).seed).toBe(
       -Number.MAX_SAFE_INTEGER,
     );
-    expect(parseFaultRule({ kind: 'status', status: 100 }).status).toBe(100);
+    expect(parseFaultRule({ kind: 'status', status: 200 }).status).toBe(200);
+    expect(() => parseFaultRule({ kind: 'status', status: 199 })).toThrow(/from 200 to 599/);
     expect(parseFaultRule({ kind: 'status', status: 599 }).status).toBe(599);
     expect(parseFaultRule({ kind: 'delay', delayMs: 0 }).delayMs).toBe(0);
     expect(parseFaultRule({ kind: 'delay', delayMs: MAX_DELAY_MS }).delayMs).toBe(MAX_DELAY_MS);

@@ -51,7 +51,7 @@ describe('seed errors say what they got', () => {
     ],
     [
       server({ lists: [{ id: 2 ** 53, name: 'L' }] }),
-      `servers[0].lists[0].id: must be a positive integer, got number ${2 ** 53}`,
+      `servers[0].lists[0].id: must be at most 2147483647, got number ${2 ** 53}`,
     ],
     [
       server({ lists: [{ id: '1', name: 'L' }] }),

@@ -20,6 +20,18 @@ describe('seed.schema.json', () => {
     ['the default fixture', fixture],
     ['the small test seed', smallSeed()],
     [
+      'ids at the bound, and counters one past it',
+      {
+        servers: [
+          {
+            serverId: 1234,
+            lists: [{ id: 2 ** 31 - 1, name: 'L' }],
+            nextIds: { list: 2 ** 31, contact: 2 ** 31 },
+          },
+        ],
+      },
+    ],
+    [
       'an export of the default fixture',
       (() => {
         const store = new Store({ defaultMaxContacts: 10_000, now: () => 0 });
@@ -41,6 +53,9 @@ describe('seed.schema.json', () => {
     [{ servers: [{ serverId: 1234, contacts: [{ emailAddress: 'nope' }] }] }],
     [{ servers: [{ serverId: 1234, contacts: [{ emailAddress: 'a@b.co', status: 'Gone' }] }] }],
     [{ servers: [{ serverId: 1234, content: [{ name: 'x', created: 'yesterday' }] }] }],
+    [{ servers: [{ serverId: 1234, lists: [{ id: 2 ** 31, name: 'L' }] }] }],
+    [{ servers: [{ serverId: 1234, contacts: [{ contactId: 2 ** 31, emailAddress: 'a@b.co' }] }] }],
+    [{ servers: [{ serverId: 1234, nextIds: { contact: 2 ** 31 + 1 } }] }],
   ])('rejects %j, as the loader does', (seed) => {
     expect(validate(seed)).toBe(false);
     const store = new Store({ defaultMaxContacts: 10_000, now: () => 0 });

@@ -3,7 +3,7 @@ import { answer } from '../answer.js';
 import { JSON_TYPE, responseTypeOf } from '../negotiate.js';
 import type { Representation } from '../representations.js';
 import { type AppServices, Rendered, type Route } from '../route.js';
-import { controlBody, NO_BODY } from '../routes/admin-bodies.js';
+import { controlBody, NO_BODY, requireObjectBody } from '../routes/admin-bodies.js';
 import { sharedSerializer } from '../serializers.js';
 
 /**
@@ -15,6 +15,7 @@ export function dispatch(services: AppServices) {
   const { core, thumbnails, openApi, listAnswers } = services;
   return function dispatch(request: FastifyRequest, reply: FastifyReply) {
     const route = request.operation!;
+    if (route.auth === 'admin') requireObjectBody(request.body, route.body);
     // A control route that takes no body still refuses one with names: a typo is caught.
     if (route.body === NO_BODY) controlBody(request.body, NO_BODY);
     // Every property spelled out: a spread here made the object slow to build on every request.

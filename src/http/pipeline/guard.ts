@@ -55,16 +55,28 @@ export function guardControlApi(core: Core) {
 }
 
 /**
- * RFC 9112 (3.2): a request with more than one Host header is answered 400, on every route. Node
- * keeps the first and drops the others from `headers`, so a proxy and the fake could each read
- * another host; the raw header list still has them all.
+ * Most header fields a request may carry (431 past it), as ASP.NET Core's Kestrel allows by
+ * default (`MaxRequestHeaderCount`); the 16 KiB header size limit bounds them too. Node keeps
+ * the first 2,000 fields and silently drops the rest (a second Host or an Origin among them):
+ * below that, every field of an accepted request is seen.
  */
-export function singleHost(
+export const MAX_HEADER_FIELDS = 100;
+
+/**
+ * The header fields, on every route: more than {@link MAX_HEADER_FIELDS} are answered 431, and
+ * (RFC 9112, 3.2) more than one Host header 400. Node keeps the first Host and drops the others
+ * from `headers`, so a proxy and the fake could each read another host; the raw header list
+ * still has them all.
+ */
+export function checkHeaderFields(
   request: FastifyRequest,
   _reply: FastifyReply,
   done: HookHandlerDoneFunction,
 ) {
   const raw = request.raw.rawHeaders;
+  if (raw.length > MAX_HEADER_FIELDS * 2) {
+    return done(new ApiError('TOO_MANY_HEADERS', { max: MAX_HEADER_FIELDS }));
+  }
   let hosts = 0;
   for (let index = 0; index < raw.length; index += 2) {
     const name = raw[index]!;

@@ -61,6 +61,33 @@ export const SEED_BODY = {
 } as const;
 
 /**
+ * Every control body is a JSON object, or absent: JSON `null`, an array, a number, a string or a
+ * boolean is refused on every control route before its handler runs, so that no route reads
+ * `null` as "nothing" (a reset, an outage) and changes state on a body its docs refuse.
+ */
+export function requireObjectBody(
+  body: unknown,
+  schema: { readonly properties?: Readonly<Record<string, unknown>> } | undefined,
+): void {
+  if (body === undefined) return;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return;
+  const names = Object.keys(schema?.properties ?? {});
+  throw new ApiError('ADMIN_BAD_REQUEST', {
+    detail:
+      names.length === 0
+        ? `This route takes no body (or an empty JSON object), not ${jsonKind(body)}.`
+        : `The body must be a JSON object with ${names.join(', ')}, not ${jsonKind(body)}.`,
+  });
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null) return 'JSON null';
+  if (Array.isArray(value)) return 'a JSON array';
+  if (typeof value === 'string') return 'a JSON string';
+  return `a JSON ${typeof value}`;
+}
+
+/**
  * A small control body: a JSON object (or none) with only the names its schema lists. The values
  * are checked by the core, which the handle shares.
  */
@@ -72,15 +99,8 @@ export function controlBody(
   },
 ): Record<string, unknown> {
   const names = Object.keys(schema.properties);
-  if (body === undefined || body === null || body === '') body = {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail:
-        names.length === 0
-          ? 'This route takes no body (or an empty JSON object).'
-          : `The body must be a JSON object with ${names.join(', ')}.`,
-    });
-  }
+  if (body === undefined) body = {};
+  requireObjectBody(body, schema);
   const given = body as Record<string, unknown>;
   const unknown = Object.keys(given).find((name) => !names.includes(name));
   if (unknown !== undefined) {

@@ -10,7 +10,7 @@ import { JSON_TYPE } from '../negotiate.js';
 import { CONTENTS } from '../representations.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 import { controlBody, MAX_CONTACTS_BODY, NO_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
-import { contentWithThumbnails } from './content.js';
+import { contentWithThumbnails, selfOrigin } from './content.js';
 
 /**
  * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
@@ -187,7 +187,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
       CONTENTS.json(
         contentWithThumbnails(
           core.store.requireTenant(params.serverId),
-          `${request.protocol}://${request.host}`,
+          selfOrigin(request),
           thumbnails,
           core.now(),
         ),

@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+import { hostnameOf } from '../../control/host-allow-list.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { API_PREFIX, THUMBNAILS_PREFIX } from '../../paths.js';
@@ -18,12 +21,7 @@ export const CONTENT_ROUTES: readonly Route[] = [
     status: 200,
     representation: CONTENTS,
     handle: ({ request, tenant, thumbnails, core }) =>
-      contentWithThumbnails(
-        tenant,
-        `${request.protocol}://${request.host}`,
-        thumbnails,
-        core.now(),
-      ),
+      contentWithThumbnails(tenant, selfOrigin(request), thumbnails, core.now()),
   }),
   route({
     operationId: 'getThumbnail',
@@ -51,6 +49,23 @@ export const CONTENT_ROUTES: readonly Route[] = [
     },
   }),
 ];
+
+/**
+ * The fake's own origin, for the URLs it mints: the request's Host when that is one host and an
+ * optional port (what the client used to reach the fake), else the address the connection came
+ * in on. A Host such as `localhost:80@evil.example` or `a"b<c>` must never become a URL that
+ * points elsewhere, or no URL at all.
+ */
+export function selfOrigin(request: FastifyRequest): string {
+  const { host } = request;
+  const port = /:(\d*)$/.exec(host)?.[1];
+  const validPort = port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+  if (validPort && hostnameOf(host) !== undefined) return `${request.protocol}://${host}`;
+  const { localAddress, localPort } = request.socket;
+  if (localAddress === undefined) return `${request.protocol}://localhost`;
+  const address = isIP(localAddress) === 6 ? `[${localAddress}]` : localAddress;
+  return `${request.protocol}://${address}${localPort ? `:${localPort}` : ''}`;
+}
 
 /**
  * A tenant's content with freshly minted thumbnail URLs on `origin`: what GET /content answers,
