@@ -7,6 +7,7 @@ import {
   WaitTimeoutError,
 } from '../domain/errors.js';
 import { isoTime } from '../domain/rules.js';
+import { parseJsonText } from '../http/json-body.js';
 import type { FaultKind } from './fault-rule.js';
 import { CutBody, jsonDepthExceeds, type Kept, keep, MAX_SHOWN_DEPTH } from './journal-body.js';
 import {
@@ -465,9 +466,10 @@ function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
   }
   if (parseJson) {
     try {
-      return { body: JSON.parse(text) as unknown, bodySize: size };
+      // The API's own reader: a body it refused (a name given twice...) is not shown as JSON.
+      return { body: parseJsonText(text), bodySize: size };
     } catch {
-      // Not JSON: the text as it came.
+      // Not JSON by the API's rules: the text as it came.
     }
   }
   return { body: text, bodySize: size };
