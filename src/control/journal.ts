@@ -130,8 +130,11 @@ interface Slot {
 
 interface Waiter {
   readonly filter: CompiledFilter;
-  /** Ids of new entries its body filter could not finish testing within its share of the budget. */
-  readonly untested: number[];
+  /**
+   * New entries its body filter could not finish testing within its share of the budget: how
+   * many, and the first ids (a few, however long the wait).
+   */
+  readonly untested: { count: number; ids: number[] };
   readonly resolve: (entry: JournalEntry) => void;
   readonly reject: (error: Error) => void;
 }
@@ -229,7 +232,7 @@ export class Journal {
       };
       const waiter: Waiter = {
         filter: compiled,
-        untested: [],
+        untested: { count: 0, ids: [] },
         resolve: (entry) => {
           settle();
           resolve(entry);
@@ -290,7 +293,10 @@ export class Journal {
       }
       const budget = filterBudget(share);
       if (filter.matches(entry, budget)) waiter.resolve(entry);
-      else if (budget.steps < 0) waiter.untested.push(slot.id);
+      else if (budget.steps < 0) {
+        waiter.untested.count += 1;
+        if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
+      }
     }
   }
 }
@@ -349,14 +355,15 @@ function tooCostly(): InvalidOptionError {
   );
 }
 
+/** How many ids of untested entries a timed-out wait names. */
+const SHOWN_UNTESTED = 5;
+
 /** What a timed-out wait adds about new entries its filter could not finish testing. */
-function untestedNote(ids: readonly number[]): string {
-  if (ids.length === 0) return '';
-  const shown = ids
-    .slice(0, 5)
-    .map((id) => `#${id}`)
-    .join(', ');
-  return `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${shown}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}.`;
+function untestedNote({ count, ids }: Waiter['untested']): string {
+  if (count === 0) return '';
+  const shown = ids.map((id) => `#${id}`).join(', ');
+  const more = count > ids.length ? ` and ${count - ids.length} more` : '';
+  return `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${shown}${more}.`;
 }
 
 /** What a filter reads of an entry besides its body, without building the entry. */

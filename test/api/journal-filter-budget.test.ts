@@ -163,6 +163,16 @@ describe('one new entry against every pending wait is bounded in all', () => {
     }
   });
 
+  it('a timed-out wait names the first 5 entries it could not finish testing, and counts the rest', async () => {
+    const journal = new Journal(1000, 64 * 1024);
+    const waiting = journal.waitFor({ body: lateMatchFilter }, 100);
+    const body = Buffer.from(JSON.stringify(bodyOf()));
+    for (let i = 0; i < 7; i += 1) journal.record(record(), body);
+    await expect(waiting).rejects.toThrow(
+      `steps each new entry may take across all pending waits): #1, #2, #3, #4, #5 and 2 more.`,
+    );
+  });
+
   it('a cheap wait still gets a matching entry while costly ones are pending', async () => {
     const { journal } = countingJournal();
     const costly = Array.from({ length: 20 }, () =>
