@@ -219,9 +219,19 @@ export const MAX_FILTER_STEPS = 200_000;
 /** Bytes of request body a read decodes (JSON) for one step: about what a comparison costs. */
 export const BODY_BYTES_PER_STEP = 8;
 
-/** The steps decoding an entry's request body cost a read: {@link BODY_BYTES_PER_STEP}. */
+/**
+ * The steps decoding an entry's request body cost a read: {@link BODY_BYTES_PER_STEP}, for the
+ * bytes kept (a cut body is not decoded past its cut, however large it was).
+ */
 export function decodeCost(entry: JournalEntry): number {
-  return Math.ceil((entry.request.bodySize ?? 0) / BODY_BYTES_PER_STEP);
+  const { body, bodySize = 0, bodyTruncated, bodyEncoding } = entry.request;
+  const decoded =
+    bodyTruncated || bodyEncoding !== undefined
+      ? typeof body === 'string'
+        ? body.length
+        : 0
+      : bodySize;
+  return Math.ceil(decoded / BODY_BYTES_PER_STEP);
 }
 
 /** Why a `body` filter is refused, or undefined when it is within the limits. Iterative. */

@@ -203,10 +203,11 @@ export class Journal {
     if (!compiled.needsEntry)
       return built(slots.filter((slot) => compiled.matchesHead(headOf(slot))));
     const budget = filterBudget();
-    const found = [...matching(slots, compiled, budget)];
+    // Only the slots are held; their entries are built again as they are written, one at a time.
+    const found: Slot[] = [];
+    for (const { slot } of matching(slots, compiled, budget)) found.push(slot);
     if (budget.steps < 0) throw tooCostly();
-    // Built again as they are written: holding every matching entry would hold their bodies twice.
-    return built(found.map(({ slot }) => slot));
+    return built(found);
   }
 
   /**
@@ -335,17 +336,28 @@ function* matching(
   budget: FilterBudget,
 ): Generator<{ slot: Slot; entry: JournalEntry }> {
   for (const slot of slots) {
-    if (!filter.matchesHead(headOf(slot))) continue;
-    const entry = toEntry(slot);
+    const head = headOf(slot);
+    if (!filter.matchesHead(head)) continue;
     if (filter.needsEntry) {
-      budget.steps -= decodeCost(entry);
-      if (budget.steps < 0 || !filter.matches(entry, budget)) {
+      const tested = testedOf(slot, head);
+      budget.steps -= decodeCost(tested);
+      if (budget.steps < 0) return;
+      if (!filter.matches(tested, budget)) {
         if (budget.steps < 0) return;
         continue;
       }
     }
-    yield { slot, entry };
+    yield { slot, entry: toEntry(slot) };
   }
+}
+
+/**
+ * What a filter reads of an entry: its head and its request body, without the rest (headers, the
+ * response), which a read builds only for the entries that match.
+ */
+function testedOf(slot: Slot, head: EntryHead): JournalEntry {
+  const request = { headers: {}, ...bodyOf(slot.requestBody, true) };
+  return { ...head, request } as JournalEntry;
 }
 
 /** The error of a read whose `body` filter spent the read's budget. */

@@ -123,6 +123,14 @@ describe('one read with a body filter is bounded in all, not per entry', () => {
     );
   });
 
+  it('a cut body costs what is kept of it, not its whole size', () => {
+    const journal = new Journal(1000, 100);
+    const huge = Buffer.from(JSON.stringify({ emailAddress: 'x'.repeat(1024 * 1024) }));
+    for (let i = 0; i < 1000; i += 1) journal.record(record(), huge);
+    // 1,000 entries of 1 MiB would be 131,072 steps each; kept, they are 100 bytes.
+    expect(journal.entries({ body: { emailAddress: 'x' } })).toEqual([]);
+  });
+
   it('a read within the budget answers as before: every match, oldest first', () => {
     const { journal } = filled(5, bodyOf(20));
     const found = journal.entries({ body: { customFields: [{ name: 'F19' }] } });
