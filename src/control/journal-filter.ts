@@ -217,7 +217,7 @@ export const MAX_FILTER_DEPTH = 32;
  */
 export const MAX_FILTER_STEPS = 200_000;
 /** Bytes of request body a read decodes (JSON) for one step: about what a comparison costs. */
-export const BODY_BYTES_PER_STEP = 8;
+export const BODY_BYTES_PER_STEP = 4;
 
 /**
  * The steps decoding an entry's request body cost a read: {@link BODY_BYTES_PER_STEP}, for the

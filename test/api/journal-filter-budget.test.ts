@@ -127,7 +127,7 @@ describe('one read with a body filter is bounded in all, not per entry', () => {
     const journal = new Journal(1000, 100);
     const huge = Buffer.from(JSON.stringify({ emailAddress: 'x'.repeat(1024 * 1024) }));
     for (let i = 0; i < 1000; i += 1) journal.record(record(), huge);
-    // 1,000 entries of 1 MiB would be 131,072 steps each; kept, they are 100 bytes.
+    // Charged by their whole 1 MiB, two entries would spend the budget; kept, they are 100 bytes.
     expect(journal.entries({ body: { emailAddress: 'x' } })).toEqual([]);
   });
 
