@@ -31,7 +31,20 @@ export function keep(data: string | Buffer | undefined, limit: number): Kept {
     return new CutBody(written === limit ? prefix : copy(prefix, written), size, false);
   }
   if (data.length <= limit) return data.buffer.byteLength <= limit ? data : copy(data, data.length);
-  return new CutBody(copy(data, limit), data.length, !isUtf8(data));
+  const binary = !isUtf8(data);
+  return new CutBody(copy(data, binary ? limit : characterStart(data, limit)), data.length, binary);
+}
+
+/**
+ * The start of the character at byte `at` of UTF-8 text: `at` itself, or up to 3 bytes before
+ * when a character straddles it. A text cut there keeps whole characters, never a split one
+ * that would read back as U+FFFD (3 bytes, past the limit).
+ */
+function characterStart(text: Buffer, at: number): number {
+  let start = at;
+  // 0b10xxxxxx: a continuation byte, inside a character that began before it.
+  while (start > at - 3 && start > 0 && (text[start]! & 0xc0) === 0x80) start -= 1;
+  return start;
 }
 
 /** The first `length` bytes in a buffer of their own (not a slice of Node's shared pool). */

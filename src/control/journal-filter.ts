@@ -26,9 +26,26 @@ export type EntryHead = Pick<
   'id' | 'method' | 'path' | 'serverId' | 'status' | 'operation' | 'fault'
 >;
 
+/**
+ * What testing `body` filters may still spend: one budget is shared by every entry of one read,
+ * or by every wait a new entry is tested against, so that the total work of one request or one
+ * entry is bounded, not only the work per entry.
+ */
+export interface FilterBudget {
+  /** Steps left; below 0 once spent (the answer that spent it is then incomplete). */
+  steps: number;
+}
+
+/** A fresh budget of {@link MAX_FILTER_STEPS} steps. */
+export const filterBudget = (steps = MAX_FILTER_STEPS): FilterBudget => ({ steps });
+
 /** A filter ready to test entries, and to say why an entry does not match. */
 export interface CompiledFilter {
-  readonly matches: (entry: JournalEntry) => boolean;
+  /**
+   * `budget`: what the body test may spend (a fresh {@link MAX_FILTER_STEPS} when not given);
+   * once spent, the entry does not match, and the caller can see it from `budget.steps < 0`.
+   */
+  readonly matches: (entry: JournalEntry, budget?: FilterBudget) => boolean;
   /**
    * Every criterion but `body`, on what is known before an entry is built: a journal tests this
    * first, and builds the entry (its bodies decoded) only for those that pass and `needsEntry`.
@@ -37,7 +54,7 @@ export interface CompiledFilter {
   /** True when the filter reads the request body, so only a whole entry can decide. */
   readonly needsEntry: boolean;
   /** What differs, one phrase per criterion the entry fails; empty when it matches. */
-  readonly differences: (entry: JournalEntry) => string[];
+  readonly differences: (entry: JournalEntry, budget?: FilterBudget) => string[];
   /** The differences of every criterion but `body`, which come first in `differences`. */
   readonly headDifferences: (head: EntryHead) => string[];
   /** The filter as JSON, for messages. */
@@ -172,22 +189,17 @@ export function compileFilter(filter: RequestFilter): CompiledFilter {
     );
   }
   const matchesHead = (head: EntryHead) => criteria.every((criterion) => criterion.test(head));
-  const all = [...criteria];
-  if (body !== undefined) {
-    all.push({
-      // Only ever given whole entries: `needsEntry` tells callers so.
-      test: (entry) => bodyDifferences(entry as JournalEntry, body).length === 0,
-      explain: (entry) => bodyDifferences(entry as JournalEntry, body),
-    });
-  }
-  const failing = (list: Criterion[], entry: EntryHead) =>
-    list.flatMap((criterion) => (criterion.test(entry) ? [] : criterion.explain(entry)));
+  // Only ever given whole entries: `needsEntry` tells callers so.
+  const bodyMisses = (entry: JournalEntry, budget: FilterBudget | undefined, explain: boolean) =>
+    body === undefined ? [] : bodyDifferences(entry, body, budget ?? filterBudget(), explain);
+  const failing = (entry: EntryHead) =>
+    criteria.flatMap((criterion) => (criterion.test(entry) ? [] : criterion.explain(entry)));
   return {
-    matches: (entry) => all.every((criterion) => criterion.test(entry)),
-    headDifferences: (head) => failing(criteria, head),
+    matches: (entry, budget) => matchesHead(entry) && bodyMisses(entry, budget, false).length === 0,
+    headDifferences: failing,
     matchesHead,
     needsEntry: body !== undefined,
-    differences: (entry) => failing(all, entry),
+    differences: (entry, budget) => [...failing(entry), ...bodyMisses(entry, budget, true)],
     describe: () => JSON.stringify(filter),
   };
 }
@@ -197,11 +209,30 @@ export const MAX_FILTER_VALUES = 10_000;
 /** Deepest a `body` filter may nest. */
 export const MAX_FILTER_DEPTH = 32;
 /**
- * Most comparisons one `body` filter makes against one entry's body: a filter of many objects
- * against a body of many objects could otherwise take their product, and block the server. Past
- * it, the entry does not match, and the difference says why.
+ * Most steps testing a `body` filter may take in one go: against one entry, and in all for one
+ * read of the journal (every entry it tests) or for one new entry (every wait it is tested
+ * against). A filter of many objects against bodies of many objects could otherwise take their
+ * product, times the journal's length, and block the server. A step is one value compared, or
+ * {@link BODY_BYTES_PER_STEP} bytes of request body decoded to be tested.
  */
 export const MAX_FILTER_STEPS = 200_000;
+/** Bytes of request body a read decodes (JSON) for one step: about what a comparison costs. */
+export const BODY_BYTES_PER_STEP = 4;
+
+/**
+ * The steps decoding an entry's request body cost a read: {@link BODY_BYTES_PER_STEP}, for the
+ * bytes kept (a cut body is not decoded past its cut, however large it was).
+ */
+export function decodeCost(entry: JournalEntry): number {
+  const { body, bodySize = 0, bodyTruncated, bodyEncoding } = entry.request;
+  const decoded =
+    bodyTruncated || bodyEncoding !== undefined
+      ? typeof body === 'string'
+        ? body.length
+        : 0
+      : bodySize;
+  return Math.ceil(decoded / BODY_BYTES_PER_STEP);
+}
 
 /** Why a `body` filter is refused, or undefined when it is within the limits. Iterative. */
 export function bodyFilterProblem(body: object): string | undefined {
@@ -222,59 +253,81 @@ export function bodyFilterProblem(body: object): string | undefined {
   return undefined;
 }
 
-function bodyDifferences(entry: JournalEntry, expected: unknown): string[] {
+/** The answer of a test that only asks whether there is a difference: no phrase is built. */
+const MISS = ['a difference'];
+
+/**
+ * How the entry's body fails `expected`; with `explain` false, only whether it does (the first
+ * difference ends the walk, and no phrase is built: the cheap form that reads and waits use).
+ */
+function bodyDifferences(
+  entry: JournalEntry,
+  expected: unknown,
+  budget: FilterBudget,
+  explain: boolean,
+): string[] {
   const { body, bodyEncoding, bodyTruncated, bodyNote } = entry.request;
   if (body === undefined) return ['no request body'];
   if (bodyEncoding !== undefined || bodyTruncated || bodyNote !== undefined) {
     return ['a request body that is not whole JSON'];
   }
-  const budget = { steps: MAX_FILTER_STEPS };
-  const found = differences(body, expected, 'body', budget);
-  return budget.steps < 0
-    ? [
-        `the body filter needed more than ${MAX_FILTER_STEPS} comparisons on this body; give fewer array items`,
-      ]
-    : found;
+  if (budget.steps < 0) return [OVER_BUDGET];
+  const found = differences(body, expected, 'body', budget, explain);
+  return budget.steps < 0 ? [OVER_BUDGET] : found;
 }
 
-interface Budget {
-  steps: number;
-}
+const OVER_BUDGET = `the body filter needed more than ${MAX_FILTER_STEPS} comparisons on this body; give fewer array items`;
 
 /**
- * Where `actual` fails to contain `expected`, as `body.x.y is ... (wanted ...)` phrases. Each value
- * compared costs a step of `budget`; once it is spent, the answer is no longer complete (the
- * caller says so).
+ * Where `actual` fails to contain `expected`, as `body.x.y is ... (wanted ...)` phrases (with
+ * `explain` false, {@link MISS} at the first one). Each value compared costs a step of `budget`;
+ * once it is spent, the answer is no longer complete (the caller says so).
  */
-function differences(actual: unknown, expected: unknown, where: string, budget: Budget): string[] {
+function differences(
+  actual: unknown,
+  expected: unknown,
+  where: string,
+  budget: FilterBudget,
+  explain: boolean,
+): string[] {
   budget.steps -= 1;
-  if (budget.steps < 0) return ['over budget'];
+  if (budget.steps < 0) return MISS;
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return [`${where} is ${show(actual)} (wanted an array)`];
+    if (!Array.isArray(actual))
+      return explain ? [`${where} is ${show(actual)} (wanted an array)`] : MISS;
     const has = itemFinder(actual, where, budget);
+    if (!explain) return expected.every(has) ? [] : MISS;
     return expected.flatMap((item, index) =>
       has(item) ? [] : [`${where} has no item like ${show(item)} (item ${index} of the filter)`],
     );
   }
   if (typeof expected === 'object' && expected !== null) {
     if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) {
-      return [`${where} is ${show(actual)} (wanted an object)`];
+      return explain ? [`${where} is ${show(actual)} (wanted an object)`] : MISS;
     }
-    const byName = new Map(
-      Object.entries(actual).map(([name, value]) => [name.toLowerCase(), value]),
-    );
+    const byName = new Map<string, unknown>();
+    for (const name in actual) {
+      if (Object.hasOwn(actual, name))
+        byName.set(name.toLowerCase(), (actual as Record<string, unknown>)[name]);
+    }
     budget.steps -= byName.size;
-    return Object.entries(expected).flatMap(([name, value]) => {
-      const path = `${where}.${name}`;
+    const found: string[] = [];
+    for (const [name, value] of Object.entries(expected)) {
+      const path = explain ? `${where}.${name}` : where;
       const folded = name.toLowerCase();
-      return byName.has(folded)
-        ? differences(byName.get(folded), value, path, budget)
-        : [`${path} is missing`];
-    });
+      const missing = byName.has(folded)
+        ? differences(byName.get(folded), value, path, budget, explain)
+        : explain
+          ? [`${path} is missing`]
+          : MISS;
+      if (missing.length === 0) continue;
+      if (!explain) return MISS;
+      found.push(...missing);
+    }
+    return found;
   }
-  return Object.is(actual, expected)
-    ? []
-    : [`${where} is ${show(actual)} (wanted ${show(expected)})`];
+  if (Object.is(actual, expected)) return [];
+  return explain ? [`${where} is ${show(actual)} (wanted ${show(expected)})`] : MISS;
 }
 
 /**
@@ -284,7 +337,11 @@ function differences(actual: unknown, expected: unknown, where: string, budget: 
  */
 const MINUS_ZERO = Symbol('-0');
 
-function itemFinder(actual: unknown[], where: string, budget: Budget): (item: unknown) => boolean {
+function itemFinder(
+  actual: unknown[],
+  where: string,
+  budget: FilterBudget,
+): (item: unknown) => boolean {
   let primitives: Set<unknown> | undefined;
   return (item) => {
     if (budget.steps < 0) return false;
@@ -302,7 +359,8 @@ function itemFinder(actual: unknown[], where: string, budget: Budget): (item: un
       return primitives.has(Object.is(item, -0) ? MINUS_ZERO : item);
     }
     return actual.some(
-      (candidate) => budget.steps >= 0 && differences(candidate, item, where, budget).length === 0,
+      (candidate) =>
+        budget.steps >= 0 && differences(candidate, item, where, budget, false).length === 0,
     );
   };
 }
@@ -347,6 +405,7 @@ export function nearestOf<T>(
   entryOf: (record: T) => JournalEntry,
   filter: CompiledFilter,
   count = 3,
+  budget?: FilterBudget,
 ): NearMiss[] {
   const judged = records
     .map((record) => {
@@ -363,8 +422,11 @@ export function nearestOf<T>(
   for (const { record, differences } of judged) {
     const worst = misses.length >= count ? misses[count - 1]?.differences.length : undefined;
     if (worst !== undefined && differences.length > worst) break;
+    // Past the budget, the closest found so far are what the message shows.
+    if (budget !== undefined && budget.steps < 0) break;
     const entry = entryOf(record);
-    misses.push({ entry, differences: filter.differences(entry) });
+    if (budget !== undefined) budget.steps -= decodeCost(entry);
+    misses.push({ entry, differences: filter.differences(entry, budget) });
     misses.sort(closestFirst);
   }
   return misses.slice(0, count);

@@ -1,14 +1,25 @@
 import { isUtf8 } from 'node:buffer';
 import querystring from 'fast-querystring';
-import { StateError, TooManyWaitsError, WaitTimeoutError } from '../domain/errors.js';
+import {
+  InvalidOptionError,
+  StateError,
+  TooManyWaitsError,
+  WaitTimeoutError,
+} from '../domain/errors.js';
 import { isoTime } from '../domain/rules.js';
+import { parseJsonText } from '../http/json-body.js';
 import type { FaultKind } from './fault-rule.js';
 import { CutBody, jsonDepthExceeds, type Kept, keep, MAX_SHOWN_DEPTH } from './journal-body.js';
 import {
+  BODY_BYTES_PER_STEP,
   type CompiledFilter,
   compileFilter,
+  decodeCost,
   describeNearest,
   type EntryHead,
+  type FilterBudget,
+  filterBudget,
+  MAX_FILTER_STEPS,
   nearestOf,
   type RequestFilter,
 } from './journal-filter.js';
@@ -119,6 +130,11 @@ interface Slot {
 
 interface Waiter {
   readonly filter: CompiledFilter;
+  /**
+   * New entries its body filter could not finish testing within its share of the budget: how
+   * many, and the first ids (a few, however long the wait).
+   */
+  readonly untested: { count: number; ids: number[] };
   readonly resolve: (entry: JournalEntry) => void;
   readonly reject: (error: Error) => void;
 }
@@ -176,14 +192,22 @@ export class Journal {
   /**
    * The entries that match, oldest first, each built only when the one before has been taken: a
    * reader that writes them out one by one holds one entry at a time, never the whole journal.
+   * A `body` filter is tested on every entry first, within one budget of
+   * {@link MAX_FILTER_STEPS} for the whole read: past it, `InvalidOptionError` (HTTP: 400) says
+   * to narrow the read, before anything is written.
    */
-  *select(filter?: RequestFilter): Generator<JournalEntry, void, undefined> {
+  select(filter?: RequestFilter): Iterable<JournalEntry> {
     const slots = this.ordered();
-    if (!filter) {
-      for (const slot of slots) yield toEntry(slot);
-      return;
-    }
-    yield* matching(slots, this.compile(filter));
+    if (!filter) return built(slots);
+    const compiled = this.compile(filter);
+    if (!compiled.needsEntry)
+      return built(slots.filter((slot) => compiled.matchesHead(headOf(slot))));
+    const budget = filterBudget();
+    // Only the slots are held; their entries are built again as they are written, one at a time.
+    const found: Slot[] = [];
+    for (const { slot } of matching(slots, compiled, budget)) found.push(slot);
+    if (budget.steps < 0) throw tooCostly();
+    return built(found);
   }
 
   /**
@@ -192,9 +216,12 @@ export class Journal {
    */
   waitFor(filter: RequestFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry> {
     const compiled = this.compile(filter);
-    // The one scan of what is recorded; from here on, only new entries are tested.
-    const found = matching(this.ordered(), compiled).next();
-    if (!found.done) return Promise.resolve(found.value);
+    // The one scan of what is recorded, within one read's budget; from here on, only new entries
+    // are tested.
+    const budget = filterBudget();
+    const found = matching(this.ordered(), compiled, budget).next();
+    if (!found.done) return Promise.resolve(found.value.entry);
+    if (budget.steps < 0) return Promise.reject(tooCostly());
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
     return new Promise((resolve, reject) => {
@@ -206,6 +233,7 @@ export class Journal {
       };
       const waiter: Waiter = {
         filter: compiled,
+        untested: { count: 0, ids: [] },
         resolve: (entry) => {
           settle();
           resolve(entry);
@@ -217,8 +245,8 @@ export class Journal {
       };
       const timer = setTimeout(() => {
         const recorded = this.ordered();
-        const closest = nearestOf(recorded, headOf, toEntry, compiled);
-        const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${describeNearest(closest, recorded.length)}`;
+        const closest = nearestOf(recorded, headOf, toEntry, compiled, 3, filterBudget());
+        const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${describeNearest(closest, recorded.length)}${untestedNote(waiter.untested)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
       signal?.addEventListener('abort', abort, { once: true });
@@ -245,15 +273,31 @@ export class Journal {
       : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
   }
 
-  /** A new entry, tested once against each waiter; built only if one of them needs it. */
+  /**
+   * A new entry, tested once against each waiter; built only if one of them needs it. The body
+   * filters share one budget of {@link MAX_FILTER_STEPS} for the entry, in equal shares: a wait
+   * whose filter spends its share is not answered by this entry (it says so if it times out),
+   * and the other waits keep theirs.
+   */
   private notify(slot: Slot): void {
     const head = headOf(slot);
+    const waiters = [...this.waiters];
+    const share = Math.floor(MAX_FILTER_STEPS / waiters.length);
     let entry: JournalEntry | undefined;
-    for (const waiter of [...this.waiters]) {
+    for (const waiter of waiters) {
       const { filter } = waiter;
       if (!filter.matchesHead(head)) continue;
       entry ??= toEntry(slot);
-      if (!filter.needsEntry || filter.matches(entry)) waiter.resolve(entry);
+      if (!filter.needsEntry) {
+        waiter.resolve(entry);
+        continue;
+      }
+      const budget = filterBudget(share);
+      if (filter.matches(entry, budget)) waiter.resolve(entry);
+      else if (budget.steps < 0) {
+        waiter.untested.count += 1;
+        if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
+      }
     }
   }
 }
@@ -278,13 +322,60 @@ export function journalEntryOf(
   });
 }
 
-/** The slots whose entries match, each built only once its head matched. */
-function* matching(slots: readonly Slot[], filter: CompiledFilter): Generator<JournalEntry> {
+function* built(slots: readonly Slot[]): Generator<JournalEntry, void, undefined> {
+  for (const slot of slots) yield toEntry(slot);
+}
+
+/**
+ * The slots whose entries match, each built only once its head matched; decoding and testing the
+ * bodies spend `budget`, and the scan stops once it is spent.
+ */
+function* matching(
+  slots: readonly Slot[],
+  filter: CompiledFilter,
+  budget: FilterBudget,
+): Generator<{ slot: Slot; entry: JournalEntry }> {
   for (const slot of slots) {
-    if (!filter.matchesHead(headOf(slot))) continue;
-    const entry = toEntry(slot);
-    if (!filter.needsEntry || filter.matches(entry)) yield entry;
+    const head = headOf(slot);
+    if (!filter.matchesHead(head)) continue;
+    if (filter.needsEntry) {
+      const tested = testedOf(slot, head);
+      budget.steps -= decodeCost(tested);
+      if (budget.steps < 0) return;
+      if (!filter.matches(tested, budget)) {
+        if (budget.steps < 0) return;
+        continue;
+      }
+    }
+    yield { slot, entry: toEntry(slot) };
   }
+}
+
+/**
+ * What a filter reads of an entry: its head and its request body, without the rest (headers, the
+ * response), which a read builds only for the entries that match.
+ */
+function testedOf(slot: Slot, head: EntryHead): JournalEntry {
+  const request = { headers: {}, ...bodyOf(slot.requestBody, true) };
+  return { ...head, request } as JournalEntry;
+}
+
+/** The error of a read whose `body` filter spent the read's budget. */
+function tooCostly(): InvalidOptionError {
+  return new InvalidOptionError(
+    `Bad filter: testing the body filter against the journal needed more than ${MAX_FILTER_STEPS} steps in one read (a step is a value compared, or ${BODY_BYTES_PER_STEP} bytes of request body decoded); narrow the read with sinceId, operation, path, method or status, or give fewer array items.`,
+  );
+}
+
+/** How many ids of untested entries a timed-out wait names. */
+const SHOWN_UNTESTED = 5;
+
+/** What a timed-out wait adds about new entries its filter could not finish testing. */
+function untestedNote({ count, ids }: Waiter['untested']): string {
+  if (count === 0) return '';
+  const shown = ids.map((id) => `#${id}`).join(', ');
+  const more = count > ids.length ? ` and ${count - ids.length} more` : '';
+  return `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${shown}${more}.`;
 }
 
 /** What a filter reads of an entry besides its body, without building the entry. */
@@ -394,9 +485,10 @@ function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
   }
   if (parseJson) {
     try {
-      return { body: JSON.parse(text) as unknown, bodySize: size };
+      // The API's own reader: a body it refused (a name given twice...) is not shown as JSON.
+      return { body: parseJsonText(text), bodySize: size };
     } catch {
-      // Not JSON: the text as it came.
+      // Not JSON by the API's rules: the text as it came.
     }
   }
   return { body: text, bodySize: size };

@@ -13,13 +13,13 @@ import { type Patterns, replaceAll } from './secret-forms.js';
 const URL_SAFE = /^[A-Za-z0-9\-_.!~*'()]$/;
 
 /**
- * Every escape this file reads. A JSON escape is read behind any number of backslashes: JSON
- * quoted in JSON (`\\\\u0073`) spells the character as plainly to a reader. A run of backslashes
- * is tried from its first one only (the look-behind): tried from each, a long run would cost its
- * length squared.
+ * Every escape this file reads. A JSON escape (`\u0073`, and `\/`, JSON's other spelling of
+ * `/`) is read behind any number of backslashes: JSON quoted in JSON (`\\\\u0073`) spells the
+ * character as plainly to a reader. A run of backslashes is tried from its first one only (the
+ * look-behind): tried from each, a long run would cost its length squared.
  */
 const ESCAPE =
-  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|(?<!\\)\\+u([0-9A-Fa-f]{4})(?:\\+u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
+  /%u([0-9A-Fa-f]{4})|%([0-9A-Fa-f]{2})|(?<!\\)\\+u([0-9A-Fa-f]{4})(?:\\+u([Dd][C-Fc-f][0-9A-Fa-f]{2}))?|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));|(?<!\\)\\+(\/)/g;
 
 /** XML's own escapes, as the XML form of a secret has them (secret-forms.ts). */
 const XML_NAMED: Readonly<Record<string, string>> = {
@@ -40,7 +40,9 @@ const MAY_HOLD = /[%\\&\n]/;
 
 /** Whether a string holds anything {@link decodeEscapes} would read. */
 export function mayHoldEscapes(value: string): boolean {
-  return value.includes('%') || value.includes('\\u') || value.includes('&#');
+  return (
+    value.includes('%') || value.includes('\\u') || value.includes('&#') || value.includes('\\/')
+  );
 }
 
 /**
@@ -63,7 +65,9 @@ export function decodeEscapes(value: string, wire: boolean): string {
       low?: string,
       hex?: string,
       decimal?: string,
+      slash?: string,
     ) => {
+      if (slash !== undefined) return slash;
       if (percent !== undefined) {
         const char = String.fromCharCode(Number.parseInt(percent, 16));
         return URL_SAFE.test(char) ? char : `%${percent.toUpperCase()}`;

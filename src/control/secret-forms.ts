@@ -55,10 +55,20 @@ function base64Cores(secret: string): string[] {
   return cores;
 }
 
-/** The ways a client plausibly sends a secret: as is, lower-cased, URL-, form-, JSON- or XML-escaped. */
+/** How XML (and HTML) spell an apostrophe: the named entity and the usual character references. */
+const APOSTROPHES = ['&apos;', '&#39;', '&#x27;', '&#X27;'];
+
+/**
+ * The ways a client plausibly sends a secret: as is, lower-cased, URL-, form-, JSON- (`/` as is
+ * or as `\/`, which JSON allows and PHP's encoder writes) or XML-escaped (an apostrophe as any
+ * of {@link APOSTROPHES}).
+ */
 function escapedForms(secret: string): string[] {
   const url = urlForm(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
   const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // XML text (a quote is escaped in attributes only) and attributes.
+  const xmls = [xml, xml.replace(/"/g, '&quot;')];
   return [
     secret,
     // Header names arrive lower-cased.
@@ -66,10 +76,12 @@ function escapedForms(secret: string): string[] {
     ...(url === undefined
       ? []
       : [url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())]),
-    JSON.stringify(secret).slice(1, -1),
-    // XML text (a quote is escaped in attributes only) and attributes.
-    xml,
-    xml.replace(/"/g, '&quot;'),
+    json,
+    json.replace(/\//g, '\\/'),
+    ...xmls,
+    ...(secret.includes("'")
+      ? xmls.flatMap((form) => APOSTROPHES.map((apostrophe) => form.replace(/'/g, apostrophe)))
+      : []),
   ];
 }
 

@@ -21,8 +21,15 @@ export function parseJsonBody(bytes: Buffer): unknown {
     });
   }
   if (!isUtf8(bytes)) malformed('the bytes are not valid UTF-8 text.');
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return parseJsonText(bytes.toString('utf8'));
+}
+
+/**
+ * {@link parseJsonBody} on text already decoded from UTF-8 (the journal's kept bodies): the same
+ * rules, so that the journal shows a body parsed exactly when the API read it as JSON.
+ */
+export function parseJsonText(decoded: string): unknown {
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   let value: unknown;
   try {
     value = JSON.parse(text);
