@@ -8,6 +8,7 @@ import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { runRecordCommand } from './cli/record-command.js';
 import { runReplayCommand } from './cli/replay-command.js';
+import { tlsPairProblem } from './cli/tls-files.js';
 import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
@@ -85,6 +86,11 @@ async function main(): Promise<void> {
 
   const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
   const key = config.key === undefined ? undefined : readPem(config.key, '--key');
+  const tlsProblem =
+    cert === undefined || key === undefined || config.cert === undefined || config.key === undefined
+      ? undefined
+      : tlsPairProblem(cert, key, { cert: config.cert, key: config.key });
+  if (tlsProblem !== undefined) fail(tlsProblem, EXIT_USAGE);
   let fake: FakeMarketingServer;
   try {
     fake = await createFakeMarketingServer({
