@@ -247,7 +247,8 @@ function unseenState(
   operation: Operation,
   knowledge: Knowledge,
 ): string | undefined {
-  const { status, body, truncated } = exchange.response;
+  const { status, body, truncated, unreadable } = exchange.response;
+  if (unreadable) return unreadable;
   if (truncated) return 'the recorded answer body is cut off';
   const { facts } = knowledge;
   if (!knowledge.inferred || !facts) return undefined;
