@@ -86,7 +86,7 @@ export const API_ERRORS = {
   LOCAL_CONTROL_ONLY: {
     status: 403,
     message:
-      'The control API answers only clients on the machine it runs on: set an admin token (adminToken, --admin-token, FMS_ADMIN_TOKEN) to use it from elsewhere.',
+      'The control API answers only clients connecting over loopback (localhost, 127.0.0.1, ::1): set an admin token (adminToken, --admin-token, FMS_ADMIN_TOKEN) to use it from elsewhere.',
   },
   ORIGIN_NOT_ALLOWED: {
     status: 403,
