@@ -8,8 +8,10 @@ import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { runRecordCommand } from './cli/record-command.js';
 import { runReplayCommand } from './cli/replay-command.js';
+import { tlsPairProblem } from './cli/tls-files.js';
 import { runVerifyCommand } from './cli/verify-command.js';
-import { FakeMarketingServerError } from './domain/errors.js';
+import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
+import { unwritableFileProblem } from './files.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
 
@@ -85,6 +87,15 @@ async function main(): Promise<void> {
 
   const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
   const key = config.key === undefined ? undefined : readPem(config.key, '--key');
+  const tlsProblem =
+    cert === undefined || key === undefined || config.cert === undefined || config.key === undefined
+      ? undefined
+      : tlsPairProblem(cert, key, { cert: config.cert, key: config.key });
+  if (tlsProblem !== undefined) fail(tlsProblem, EXIT_USAGE);
+  const stateFile = config.stateFile === undefined ? undefined : resolve(config.stateFile);
+  const unwritable = stateFile === undefined ? undefined : unwritableFileProblem(stateFile);
+  if (unwritable !== undefined)
+    fail(`--state-file ${stateFile} cannot be written: ${unwritable}.`, EXIT_USAGE);
   let fake: FakeMarketingServer;
   try {
     fake = await createFakeMarketingServer({
@@ -160,7 +171,20 @@ async function main(): Promise<void> {
 function stopCleanlyOnSignals(fake: FakeMarketingServer, saveState: boolean): void {
   onStopSignal(
     () => fake.close(),
-    () => (saveState ? `State saved to ${fake.saveState()}\n` : ''),
+    () => {
+      if (!saveState) return '';
+      try {
+        return `State saved to ${fake.saveState()}\n`;
+      } catch (error) {
+        if (!(error instanceof StateSaveError)) throw error;
+        // Exit 1, as for the sandbox's other failures (docs/sandbox.md): a script must not take
+        // a lost session for a clean stop.
+        return fail(
+          `stopped, but could not write the state file ${error.file}: ${error.reason}. This session's changes are lost.`,
+          1,
+        );
+      }
+    },
   );
 }
 

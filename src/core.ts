@@ -12,12 +12,18 @@ import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
 import { Redactor } from './control/redact.js';
-import { InvalidOptionError, StateError } from './domain/errors.js';
+import { InvalidOptionError, StateError, StateSaveError } from './domain/errors.js';
 import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
 import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
-import { loadSeed, removeStaleTemporaries, writeFileAtomically } from './files.js';
+import {
+  loadSeed,
+  removeStaleTemporaries,
+  unwritableFileProblem,
+  writeFailure,
+  writeFileAtomically,
+} from './files.js';
 import { createServerView, type ServerView } from './server-view.js';
 
 /** Options of {@link createFakeMarketingServer}. */
@@ -141,6 +147,9 @@ export class Core {
     this.store = new Store({ defaultMaxContacts: maxContacts, now: this.now });
     // A save killed part-way (kill -9) left its temporary file next to the state file.
     if (stateFile !== undefined) removeStaleTemporaries(stateFile);
+    const unwritable = stateFile === undefined ? undefined : unwritableFileProblem(stateFile);
+    if (unwritable !== undefined)
+      throw new InvalidOptionError(`stateFile ${stateFile} cannot be written: ${unwritable}.`);
     const initial = stateFile !== undefined && existsSync(stateFile) ? stateFile : options.seed;
     if (initial !== undefined) this.store.seed(loadSeed(initial));
     this.store.markBaseline();
@@ -240,7 +249,12 @@ export class Core {
         'No state file: create the fake with the stateFile option to save its state.',
       );
     }
-    writeFileAtomically(this.stateFile, `${JSON.stringify(this.exportState(), null, 2)}\n`);
+    const text = `${JSON.stringify(this.exportState(), null, 2)}\n`;
+    try {
+      writeFileAtomically(this.stateFile, text);
+    } catch (error) {
+      throw new StateSaveError(this.stateFile, writeFailure(error));
+    }
     return this.stateFile;
   }
 

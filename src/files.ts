@@ -47,6 +47,46 @@ export function writeFileAtomically(file: string, text: string): void {
   }
 }
 
+/** What a failed write's error code means for the person who chose the path. */
+const WRITE_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of its path is not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'no permission to write in its folder',
+  EPERM: 'no permission to write in its folder',
+  EROFS: 'its file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/** Why a write failed, in words ("the disk is full"); Node's own message for other errors. */
+export function writeFailure(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
+}
+
+/**
+ * Why {@link writeFileAtomically} could never write `file`, or undefined when it can: the file
+ * is a folder, or its temporary file cannot be made next to it (no folder, no permission, a
+ * read-only or full disk). Checked by writing that temporary file and removing it, which is what a
+ * save does first, so that a state file is refused at start rather than at the first save.
+ */
+export function unwritableFileProblem(file: string): string | undefined {
+  try {
+    if (statSync(file).isDirectory()) return WRITE_FAILURES.EISDIR;
+  } catch {
+    // Not there yet (the first save makes it), or not reachable: the write below says which.
+  }
+  const temporary = temporaryFileOf(file);
+  try {
+    writeFileSync(temporary, '');
+  } catch (error) {
+    return writeFailure(error);
+  }
+  rmSync(temporary, { force: true });
+  return undefined;
+}
+
 /**
  * Removes the temporary files that killed saves of `file` left: `<file>.<pid>.tmp` (and the
  * `<file>.<pid>.<time>.tmp` of earlier versions) whose process is gone, is this one (saves are

@@ -30,6 +30,7 @@ export {
   SeedError,
   ServerExistsError,
   StateError,
+  StateSaveError,
   TooManyWaitsError,
   UnknownServerError,
   WaitTimeoutError,

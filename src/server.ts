@@ -102,7 +102,7 @@ export class FakeMarketingServer {
     if (!isLoopbackHost(host) && !this.core.adminToken && !localControlOnly) {
       throw new InvalidOptionError(
         `Listening on ${host}, which is not a loopback address, would expose the control API; ` +
-          'set the adminToken option first (or localControlOnly, to serve the controls to this machine only).',
+          'set the adminToken option first (or localControlOnly, to serve the controls to loopback clients only).',
       );
     }
     const { tlsHostnames = [] } = options;

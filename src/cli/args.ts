@@ -56,8 +56,9 @@ Options:
   --admin-token <t>    [FMS_ADMIN_TOKEN] require 'Authorization: Bearer <t>' on the
                        control API
   --local-control-only [FMS_LOCAL_CONTROL_ONLY=true] without an admin token, serve the
-                       control API only to clients on this machine, so that any
-                       --host may be used (the container image sets this)
+                       control API only to clients connecting over loopback
+                       (localhost), so that any --host may be used (the container
+                       image sets this)
   --allowed-hosts <names>
                        [FMS_ALLOWED_HOSTS] comma-separated host names the control API
                        answers besides IP addresses, localhost and --host (e.g. a

@@ -86,7 +86,7 @@ function listenAddress(host: string, port: number): string {
 function controlNote(facts: BannerFacts): string {
   if (facts.adminToken) return '  (Authorization: Bearer <admin token>)';
   if (facts.localControlOnly)
-    return '  (only from this machine: set an admin token to use it from elsewhere)';
+    return '  (only over loopback: set an admin token to use it from elsewhere)';
   return '';
 }
 

@@ -96,7 +96,7 @@ export const API_ERRORS = {
   LOCAL_CONTROL_ONLY: {
     status: 403,
     message:
-      'The control API answers only clients on the machine it runs on: set an admin token (adminToken, --admin-token, FMS_ADMIN_TOKEN) to use it from elsewhere.',
+      'The control API answers only clients connecting over loopback (localhost, 127.0.0.1, ::1): set an admin token (adminToken, --admin-token, FMS_ADMIN_TOKEN) to use it from elsewhere.',
   },
   ORIGIN_NOT_ALLOWED: {
     status: 403,
@@ -113,6 +113,12 @@ export const API_ERRORS = {
     message: 'Server {serverId} does not exist in this fake; create it with addServer() or a seed.',
   },
   STATE_CONFLICT: { status: 409, message: '{detail}' },
+  // 507 Insufficient Storage (RFC 4918): the fake could not store what it was asked to.
+  STATE_NOT_SAVED: {
+    status: 507,
+    message:
+      'Could not write the state file {file}: {reason}. The state is still in memory: fix that and save again.',
+  },
   SERVER_EXISTS: {
     status: 409,
     message: 'Server {serverId} already exists; pick another serverId or omit it.',
@@ -254,6 +260,24 @@ export class StateError extends FakeMarketingServerError {
 
   constructor(message: string) {
     super(fillTemplate(API_ERRORS.STATE_CONFLICT.message, { detail: message }), 'STATE_CONFLICT');
+  }
+}
+
+/**
+ * `saveState()` (or `POST /__admin/save`, or the sandbox's stop) could not write the state file:
+ * its folder is gone, the disk is full, no permission. The state is unchanged in memory.
+ */
+export class StateSaveError extends FakeMarketingServerError {
+  override name = 'StateSaveError';
+  /** The state file. */
+  readonly file: string;
+  /** Why the write failed, in words ("the disk is full"). */
+  readonly reason: string;
+
+  constructor(file: string, reason: string) {
+    super(fillTemplate(API_ERRORS.STATE_NOT_SAVED.message, { file, reason }), 'STATE_NOT_SAVED');
+    this.file = file;
+    this.reason = reason;
   }
 }
 

@@ -14,6 +14,10 @@ const ERROR_MEANINGS: Record<number, string> = {
   415: 'The body is not JSON.',
   503: 'Maintenance (an injected fault of the test double), with `Retry-After`.',
 };
+/** The control API's errors past 4XX, for the routes that declare them. */
+const CONTROL_ERROR_MEANINGS: Record<number, string> = {
+  507: 'The state file could not be written (its folder is gone, the disk is full, no permission); the state is kept in memory.',
+};
 const ALWAYS = [401, 404, 405, 503];
 const MEDIA = ['application/json', 'text/xml', 'application/xml'];
 
@@ -154,6 +158,12 @@ function adminOperation(route: Route) {
         description: 'Bad input, a wrong admin token, or an unknown server or rule.',
         content: json,
       },
+      ...Object.fromEntries(
+        (route.errors ?? []).map((status) => [
+          status,
+          { description: CONTROL_ERROR_MEANINGS[status], content: json },
+        ]),
+      ),
     },
   };
 }

@@ -28,18 +28,31 @@ export interface Upstream {
   readonly prefix: string;
 }
 
-/** The upstream of `--upstream`; throws RecorderOptionError for one that is not an http(s) URL. */
+/** `user:password@` of a URL, which messages never repeat. */
+const USERINFO = /(\/\/)[^/?#]*@/;
+
+/**
+ * The upstream of `--upstream`; throws RecorderOptionError for one that is not an http(s) URL,
+ * or that holds credentials: the recorder forwards the client's own Authorization header, so
+ * credentials in the upstream would be a second key, never sent and printed at start.
+ */
 export function parseUpstream(text: string): Upstream {
+  const shown = text.replace(USERINFO, '$1');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw new RecorderOptionError(
-      `--upstream must be a URL such as https://api.example.com, got '${text}'.`,
+      `--upstream must be a URL such as https://api.example.com, got '${shown}'.`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new RecorderOptionError(`--upstream must be an http or https URL, got '${text}'.`);
+    throw new RecorderOptionError(`--upstream must be an http or https URL, got '${shown}'.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new RecorderOptionError(
+      `--upstream must not hold credentials (user:key@): the client under test sends its own key in its Authorization header, and record forwards it. Give the address alone, e.g. '${shown}'.`,
+    );
   }
   const prefix = url.pathname.replace(MARKETING, '').replace(/\/$/, '');
   return { https: url.protocol === 'https:', origin: url.origin, host: url.host, prefix };

@@ -25,12 +25,20 @@ const SHOWN = 80;
 /**
  * The differences between a recorded answer and the fake's, each one line a person reads at a
  * glance (`body[0].customFieldType: recorded "string", fake "String"`); none when they match.
- * Pairs ids of `ids` as it meets them.
+ * Pairs ids of `ids` as it meets them. Each value shown goes through `hide` before it is cut, so
+ * that a secret cut in two is still found.
  */
-export function compareAnswers(recorded: Answer, fake: Answer, ids: IdMaps): string[] {
+export function compareAnswers(
+  recorded: Answer,
+  fake: Answer,
+  ids: IdMaps,
+  hide: Hide = (text) => text,
+): string[] {
   const differences: string[] = [];
   if (recorded.status !== fake.status) {
-    differences.push(`status: recorded ${recorded.status}, fake ${fake.status}${brief(fake.body)}`);
+    differences.push(
+      `status: recorded ${recorded.status}, fake ${fake.status}${brief(fake.body, hide)}`,
+    );
     return differences;
   }
   const recordedBody = parseBody(recorded.contentType, recorded.body);
@@ -41,7 +49,7 @@ export function compareAnswers(recorded: Answer, fake: Answer, ids: IdMaps): str
     if (wanted !== got)
       differences.push(`Content-Type: recorded ${wanted || '(none)'}, fake ${got || '(none)'}`);
   }
-  compareBodies(recordedBody, fakeBody, { ids, differences });
+  compareBodies(recordedBody, fakeBody, { ids, differences, hide });
   if (differences.length > MAX_DIFFERENCES) {
     const more = differences.length - MAX_DIFFERENCES;
     differences.length = MAX_DIFFERENCES;
@@ -50,9 +58,13 @@ export function compareAnswers(recorded: Answer, fake: Answer, ids: IdMaps): str
   return differences;
 }
 
+/** Takes secrets out of a text shown in a difference (the report's keys, see replay.ts). */
+type Hide = (text: string) => string;
+
 interface Context {
   readonly ids: IdMaps;
   readonly differences: string[];
+  readonly hide: Hide;
 }
 
 function compareBodies(recorded: ParsedBody, fake: ParsedBody, context: Context): void {
@@ -61,9 +73,13 @@ function compareBodies(recorded: ParsedBody, fake: ParsedBody, context: Context)
   } else if (recorded.kind === 'xml' && fake.kind === 'xml') {
     compareXml(recorded.value, fake.value, 'body ', context);
   } else if (recorded.kind !== fake.kind) {
-    context.differences.push(`body: recorded ${describe(recorded)}, fake ${describe(fake)}`);
+    context.differences.push(
+      `body: recorded ${describe(recorded, context.hide)}, fake ${describe(fake, context.hide)}`,
+    );
   } else if (recorded.kind === 'text' && fake.kind === 'text' && recorded.value !== fake.value) {
-    context.differences.push(`body: recorded ${show(recorded.value)}, fake ${show(fake.value)}`);
+    context.differences.push(
+      `body: recorded ${show(recorded.value, context.hide)}, fake ${show(fake.value, context.hide)}`,
+    );
   }
 }
 
@@ -85,12 +101,16 @@ function compareJson(
   if (isPlainObject(recorded) && isPlainObject(fake)) {
     for (const [name, value] of Object.entries(recorded)) {
       if (!Object.hasOwn(fake, name))
-        context.differences.push(`${path}.${name}: recorded ${show(value)}, missing from the fake`);
+        context.differences.push(
+          `${path}.${name}: recorded ${show(value, context.hide)}, missing from the fake`,
+        );
       else compareJson(value, fake[name], `${path}.${name}`, name, context);
     }
     for (const [name, value] of Object.entries(fake)) {
       if (!Object.hasOwn(recorded, name))
-        context.differences.push(`${path}.${name}: not recorded, the fake sends ${show(value)}`);
+        context.differences.push(
+          `${path}.${name}: not recorded, the fake sends ${show(value, context.hide)}`,
+        );
     }
     return;
   }
@@ -110,7 +130,7 @@ function compareXml(recorded: XmlNode, fake: XmlNode, path: string, context: Con
   const names = (node: XmlNode) => node.children.map((child) => child.name).join(', ');
   if (recorded.children.length !== fake.children.length) {
     context.differences.push(
-      `${here}: recorded ${recorded.children.length} child elements (${cut(names(recorded))}), fake ${fake.children.length} (${cut(names(fake))})`,
+      `${here}: recorded ${recorded.children.length} child elements (${cut(names(recorded), context.hide)}), fake ${fake.children.length} (${cut(names(fake), context.hide)})`,
     );
   }
   const common = Math.min(recorded.children.length, fake.children.length);
@@ -136,7 +156,7 @@ function compareValue(
   if (idKind !== undefined && isWholeNumber(recorded) && isWholeNumber(fake)) {
     if (!context.ids.agree(idKind, Number(recorded), Number(fake)))
       context.differences.push(
-        `${path}: recorded ${show(recorded)}, fake ${show(fake)} (ids are paired by first appearance; this one was paired otherwise)`,
+        `${path}: recorded ${show(recorded, context.hide)}, fake ${show(fake, context.hide)} (ids are paired by first appearance; this one was paired otherwise)`,
       );
     return;
   }
@@ -144,7 +164,7 @@ function compareValue(
     const recordedIso = ISO_UTC.test(recorded);
     if (recordedIso === ISO_UTC.test(fake) && (recordedIso || recorded === fake)) return;
     context.differences.push(
-      `${path}: recorded ${show(recorded)}${recordedIso ? '' : ' (not ISO 8601 UTC)'}, fake ${show(fake)}${ISO_UTC.test(fake) ? '' : ' (not ISO 8601 UTC)'}`,
+      `${path}: recorded ${show(recorded, context.hide)}${recordedIso ? '' : ' (not ISO 8601 UTC)'}, fake ${show(fake, context.hide)}${ISO_UTC.test(fake) ? '' : ' (not ISO 8601 UTC)'}`,
     );
     return;
   }
@@ -155,12 +175,14 @@ function compareValue(
     )
       return;
     context.differences.push(
-      `${path}: recorded ${show(recorded)}, fake ${show(fake)} (compared as absolute http(s) URLs)`,
+      `${path}: recorded ${show(recorded, context.hide)}, fake ${show(fake, context.hide)} (compared as absolute http(s) URLs)`,
     );
     return;
   }
   if (!Object.is(recorded, fake))
-    context.differences.push(`${path}: recorded ${show(recorded)}, fake ${show(fake)}`);
+    context.differences.push(
+      `${path}: recorded ${show(recorded, context.hide)}, fake ${show(fake, context.hide)}`,
+    );
 }
 
 function isWholeNumber(value: unknown): boolean {
@@ -174,21 +196,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function describe(body: ParsedBody): string {
+function describe(body: ParsedBody, hide: Hide): string {
   if (body.kind === 'empty') return 'no body';
-  if (body.kind === 'json') return `JSON ${show(body.value)}`;
+  if (body.kind === 'json') return `JSON ${show(body.value, hide)}`;
   if (body.kind === 'xml') return `XML <${body.value.name}>`;
-  return `text ${show(body.value)}`;
+  return `text ${show(body.value, hide)}`;
 }
 
-function show(value: unknown): string {
-  return cut(value === undefined ? 'undefined' : JSON.stringify(value));
+function show(value: unknown, hide: Hide): string {
+  return cut(value === undefined ? 'undefined' : JSON.stringify(value), hide);
 }
 
-function cut(text: string): string {
-  return text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text;
+function cut(text: string, hide: Hide): string {
+  const shown = hide(text);
+  return shown.length > SHOWN ? `${shown.slice(0, SHOWN)}…` : shown;
 }
 
-function brief(body: string | undefined): string {
-  return body === undefined || body === '' ? '' : ` (fake's body: ${cut(body)})`;
+function brief(body: string | undefined, hide: Hide): string {
+  return body === undefined || body === '' ? '' : ` (fake's body: ${cut(body, hide)})`;
 }

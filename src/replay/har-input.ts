@@ -26,6 +26,8 @@ export interface RecordedExchange {
     /** The decoded body as text; undefined when the recording kept none. */
     readonly body: string | undefined;
     readonly truncated: boolean;
+    /** Why the body was not read: it decodes to more than {@link MAX_DECODED_BODY_BYTES}. */
+    readonly unreadable?: string;
   };
   /** An injected fault (the fake's own HAR) or the recorder's "upstream not reached". */
   readonly noAnswerReason: string | undefined;
@@ -42,6 +44,13 @@ const API_PATH = /\/marketing\/(v1|beta)(\/[^?#]*)?$/;
 // The journal's marker for a body kept cut off at journalBodyLimit.
 const TRUNCATED = /…\[truncated: \d+ bytes in all\]$/;
 const MAX_PROBLEMS = 5;
+
+/**
+ * The most bytes a compressed body is decoded to. A few kilobytes of gzip can hold gigabytes (a
+ * 1.5 MB HAR decoding to 1.1 GiB took replay to 2.3 GB of memory); no answer of the service comes
+ * near this, and a body past it is reported as not comparable instead.
+ */
+export const MAX_DECODED_BODY_BYTES = 32 * 1024 * 1024;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -127,11 +136,12 @@ function toExchange(entry: Json, index: number): RecordedExchange | undefined {
   const requestText = typeof postData?.text === 'string' ? postData.text : undefined;
   const requestBase64 = postData?._encoding === 'base64' || postData?.encoding === 'base64';
   const content = response.content as Json;
-  const responseBody = decodeBody(
+  const decoded = decodeBody(
     content.text as string | undefined,
     content.encoding === 'base64',
     responseHeaders['content-encoding'],
   );
+  const responseBody = typeof decoded === 'object' ? undefined : decoded;
   const fault =
     typeof entry._fault === 'string'
       ? `an injected fault (${entry._fault}) answered it`
@@ -161,6 +171,7 @@ function toExchange(entry: Json, index: number): RecordedExchange | undefined {
         (typeof content.mimeType === 'string' && responseBody ? content.mimeType : ''),
       body: responseBody,
       truncated: responseBody !== undefined && TRUNCATED.test(responseBody),
+      ...(typeof decoded === 'object' ? { unreadable: decoded.unreadable } : {}),
     },
     noAnswerReason: unreachable ?? fault ?? noAnswer,
   };
@@ -178,27 +189,32 @@ function headerMap(headers: readonly unknown[]): Record<string, string> {
 
 /**
  * HAR 1.2 stores bodies decoded, but not every tool does: a base64 body whose bytes are still
- * compressed (as Content-Encoding says, or by the gzip magic number) is inflated here.
+ * compressed (as Content-Encoding says, or by the gzip magic number) is inflated here, to
+ * {@link MAX_DECODED_BODY_BYTES} at most (zlib stops there): past it, why it was not read.
  */
 function decodeBody(
   text: string | undefined,
   base64: boolean,
   contentEncoding: string | undefined,
-): string | undefined {
+): string | undefined | { unreadable: string } {
   if (text === undefined) return undefined;
   if (!base64) return text;
   const bytes = Buffer.from(text, 'base64');
   const encoding = (contentEncoding ?? '').trim().toLowerCase();
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  const inflate = [
-    encoding === 'br' ? brotliDecompressSync : undefined,
-    encoding === 'deflate' ? inflateSync : undefined,
-    encoding.includes('gzip') || gzip ? gunzipSync : undefined,
-  ].find((step) => step !== undefined);
+  const [name, inflate] = [
+    encoding === 'br' ? (['br', brotliDecompressSync] as const) : undefined,
+    encoding === 'deflate' ? (['deflate', inflateSync] as const) : undefined,
+    encoding.includes('gzip') || gzip ? (['gzip', gunzipSync] as const) : undefined,
+  ].find((step) => step !== undefined) ?? [undefined, undefined];
   if (inflate) {
     try {
-      return inflate(bytes).toString('utf8');
-    } catch {
+      return inflate(bytes, { maxOutputLength: MAX_DECODED_BODY_BYTES }).toString('utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        return {
+          unreadable: `the recorded answer body decodes (${name}) to more than ${MAX_DECODED_BODY_BYTES} bytes, the most replay reads`,
+        };
       // Already decoded, as HAR 1.2 wants: the bytes as they are.
     }
   }

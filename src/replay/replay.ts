@@ -1,6 +1,8 @@
+import { secretHider } from '../control/hide-secrets.js';
 import { SeedError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { loadSeed } from '../files.js';
+import { LearnedSecrets } from '../record/learned-secrets.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../server.js';
 import { compareAnswers } from './compare.js';
 import { type RecordedExchange, readHarExchanges } from './har-input.js';
@@ -106,13 +108,17 @@ export async function replayHar(
     }
     const shared = new IdMaps();
     const results: ExchangeResult[] = [];
+    const hide = keysHider(exchanges);
     for (const exchange of exchanges) {
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
       const facts = serverId === undefined ? undefined : inferred?.get(serverId);
-      results.push(
-        await replayOne(fake, exchange, maps, { inferred: inferred !== undefined, facts }),
-      );
+      const result = await replayOne(fake, exchange, maps, {
+        inferred: inferred !== undefined,
+        facts,
+        hide,
+      });
+      results.push(withoutKeys(result, hide));
     }
     const count = (outcome: ExchangeResult['outcome']) =>
       results.filter((result) => result.outcome === outcome).length;
@@ -130,6 +136,27 @@ export async function replayHar(
   }
 }
 
+/**
+ * A HAR from a browser or Playwright holds the keys in clear in `Authorization`, and a client may
+ * have put one in a path, a query or a body too: the report takes out every key the recording's
+ * credentials show, in every form, by the recorder's own means (learned from the credentials,
+ * redacted as the journal redacts).
+ */
+function keysHider(exchanges: readonly RecordedExchange[]): (text: string) => string {
+  const learned = new LearnedSecrets();
+  for (const exchange of exchanges) learned.learn(exchange.headers);
+  return secretHider(learned.secrets());
+}
+
+function withoutKeys(result: ExchangeResult, hide: (text: string) => string): ExchangeResult {
+  return {
+    ...result,
+    path: hide(result.path),
+    differences: result.differences.map(hide),
+    ...(result.reason === undefined ? {} : { reason: hide(result.reason) }),
+  };
+}
+
 function givenSeed(seed: Seed | string, serverIds: Set<number>): { servers: ServerSeed[] } {
   const loaded = structuredClone(loadSeed(seed)) as Partial<Seed>;
   if (typeof loaded !== 'object' || loaded === null || !Array.isArray(loaded.servers))
@@ -144,6 +171,8 @@ interface Knowledge {
   readonly inferred: boolean;
   /** What the recording shows of the server's state (inferred state only). */
   readonly facts: ServerFacts | undefined;
+  /** Takes the recording's keys out of what the report shows. */
+  readonly hide: (text: string) => string;
 }
 
 async function replayOne(
@@ -177,6 +206,7 @@ async function replayOne(
       body: answer.statusCode >= 400 ? withRecordedIds(answer.body, operation, ids) : answer.body,
     },
     ids,
+    knowledge.hide,
   );
   return differences.length === 0
     ? { ...base, outcome: 'match' }
@@ -217,7 +247,8 @@ function unseenState(
   operation: Operation,
   knowledge: Knowledge,
 ): string | undefined {
-  const { status, body, truncated } = exchange.response;
+  const { status, body, truncated, unreadable } = exchange.response;
+  if (unreadable) return unreadable;
   if (truncated) return 'the recorded answer body is cut off';
   const { facts } = knowledge;
   if (!knowledge.inferred || !facts) return undefined;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js';
-import { redactForms } from '../control/secret-encodings.js';
-import { compileSecrets } from '../control/secret-forms.js';
+import { secretHider } from '../control/hide-secrets.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import {
   type AnswerShown,
@@ -126,8 +125,7 @@ function throwawayNames() {
  * any length.
  */
 function keyHider(key: string): (text: string) => string {
-  const secrets = compileSecrets([key], 1);
-  return secrets ? (text) => redactForms(text, secrets.text, false) : (text) => text;
+  return secretHider([key], 1);
 }
 
 async function runCheck(

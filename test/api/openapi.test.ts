@@ -74,6 +74,9 @@ describe('the OpenAPI document', () => {
     expect(
       Object.keys(document.paths['/marketing/v1/customfields/{name}']!.post!.responses),
     ).toContain('409');
+    const save = document.paths['/__admin/save']!.post!.responses;
+    expect(Object.keys(save).sort()).toEqual(['200', '4XX', '507']);
+    expect(JSON.stringify(save['507'])).toMatch(/state file could not be written/);
   });
 
   it('is served at GET /__admin/openapi.json', async () => {

@@ -1,16 +1,24 @@
 import { spawn } from 'node:child_process';
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFakeMarketingServer, SeedError, StateError } from '../../src/index.js';
+import {
+  createFakeMarketingServer,
+  InvalidOptionError,
+  SeedError,
+  StateError,
+  StateSaveError,
+} from '../../src/index.js';
 import { call, smallSeed } from '../helpers/fake.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'fms-state-'));
@@ -77,13 +85,59 @@ describe('the stateFile option', () => {
     fake.saveState();
     const before = readFileSync(file, 'utf8');
     await call(fake, 'POST', 'customfields/Unsaved');
-    await using broken = await createFakeMarketingServer({
-      seed: smallSeed(),
-      stateFile: join(folder, 'missing-dir', 'x.json'),
-    });
-    expect(() => broken.saveState()).toThrow(/ENOENT/);
+    mkdirSync(join(folder, 'removed-later'));
+    const lost = join(folder, 'removed-later', 'x.json');
+    await using broken = await createFakeMarketingServer({ seed: smallSeed(), stateFile: lost });
+    rmSync(join(folder, 'removed-later'), { recursive: true });
+    expect(() => broken.saveState()).toThrow(StateSaveError);
+    expect(() => broken.saveState()).toThrow(
+      `Could not write the state file ${lost}: its folder does not exist. The state is still in memory: fix that and save again.`,
+    );
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(readdirSync(folder)).toEqual(['state.json']);
+  });
+
+  it('POST /__admin/save that cannot write answers 507 saying why, and the state is kept', async () => {
+    const folder = join(dir(), 'removed-later');
+    mkdirSync(folder);
+    const file = join(folder, 'state.json');
+    await using fake = await createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+    await call(fake, 'POST', 'customfields/Kept');
+    const state = fake.exportState();
+    rmSync(folder, { recursive: true });
+    const refused = await fake.inject({ method: 'POST', url: '/__admin/save' });
+    expect(refused.statusCode).toBe(507);
+    expect(JSON.parse(refused.body)).toEqual({
+      message: `Could not write the state file ${file}: its folder does not exist. The state is still in memory: fix that and save again.`,
+    });
+    expect(fake.exportState()).toEqual(state);
+    mkdirSync(folder);
+    expect((await fake.inject({ method: 'POST', url: '/__admin/save' })).statusCode).toBe(200);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(state);
+  });
+
+  it.each([
+    [
+      'in a folder that does not exist',
+      (folder: string) => join(folder, 'nope', 'state.json'),
+      'its folder does not exist',
+    ],
+    ['that is a folder', (folder: string) => folder, 'it is a folder'],
+    [
+      'under a file',
+      (folder: string) => join(folder, 'file.txt', 'state.json'),
+      'a part of its path is not a folder',
+    ],
+  ])('a state file %s is refused at creation, saying why', async (_, path, why) => {
+    const folder = dir();
+    writeFileSync(join(folder, 'file.txt'), 'x');
+    const file = path(folder);
+    const created = createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+    await expect(created).rejects.toThrow(InvalidOptionError);
+    await expect(createFakeMarketingServer({ seed: smallSeed(), stateFile: file })).rejects.toThrow(
+      `stateFile ${file} cannot be written: ${why}.`,
+    );
+    expect(readdirSync(folder).sort()).toEqual(['file.txt']);
   });
 
   it('temporary files of killed saves are removed at start and by the next save; live ones kept', async () => {

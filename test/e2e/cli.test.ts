@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -246,6 +246,41 @@ describe('the sandbox CLI', () => {
     const { code, stderr } = await run(args).exited;
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it('a --cert or --key that cannot be served: exit 2 naming the flag and the file', async () => {
+    const { key, cert } = await localhostCertificateOnce();
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    });
+    const file = (name: string, text: string | Buffer) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const notPem = file('hostname.txt', 'my-machine\n');
+    const certFile = file('good-cert.pem', cert);
+    const keyFile = file('good-key.pem', key);
+    const otherKey = file('other-key.pem', other);
+    const cases: [string[], string][] = [
+      [
+        ['--cert', notPem, '--key', notPem],
+        `--cert ${notPem} is not a PEM certificate: it should hold a '-----BEGIN CERTIFICATE-----' block.`,
+      ],
+      [['--cert', keyFile, '--key', keyFile], `--cert ${keyFile} is not a PEM certificate`],
+      [['--cert', certFile, '--key', notPem], `--key ${notPem} is not a PEM private key`],
+      [['--cert', certFile, '--key', certFile], `--key ${certFile} is not a PEM private key`],
+      [
+        ['--cert', certFile, '--key', otherKey],
+        `--key ${otherKey} does not match --cert ${certFile}: give the private key the certificate was made for.`,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await run(['--port', '0', ...args]).exited;
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toContain(message);
+      expect(stderr).not.toContain('routines::');
+    }
   });
 
   it('a bad seed: exit 2 naming the path, and nothing listens', async () => {

@@ -291,6 +291,22 @@ describe('fake-marketing-server record (the CLI)', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(message);
   });
+
+  it.each([
+    'http://12345:sandbox-key-12345@127.0.0.1:9/marketing/v1',
+    'https://:sandbox-key-12345@api.example.com',
+    'https://sandbox-key-12345@api.example.com',
+  ])(
+    'refuses an upstream holding credentials (%s) with exit 2, never printing them',
+    async (upstream) => {
+      const cli = spawnCli(['record', '--upstream', upstream, '--http', '--port', '0']);
+      const { code, stderr } = await cli.exited;
+      expect(code).toBe(2);
+      expect(stderr).toContain('--upstream must not hold credentials');
+      expect(stderr).toContain('the client under test sends its own key');
+      expect(`${cli.output()}${stderr}`).not.toContain('sandbox-key-12345');
+    },
+  );
 });
 
 function writeCa(): string {

@@ -37,7 +37,7 @@ describe('the startup block', () => {
     expect(text).toContain('https://localhost:8443/marketing/v1');
     expect(text).toContain('FMS_PUBLIC_URL');
     expect(text).toContain('(also served at https://127.0.0.1:8443/__admin/ca.pem)');
-    expect(text).toContain('only from this machine');
+    expect(text).toContain('  (only over loopback: set an admin token to use it from elsewhere)');
     expect(text).toContain('  Servers      12345, 6789');
     expect(text).toContain('GET https://127.0.0.1:8443/__admin/state');
     expect(text).toContain("-u '12345:<key>'");

@@ -6,6 +6,7 @@ import {
   InvalidOptionError,
   SeedError,
   StateError,
+  StateSaveError,
   UnknownServerError,
   WaitTimeoutError,
 } from '../../src/index.js';
@@ -67,6 +68,13 @@ describe("the handle's errors", () => {
     ],
     [() => new InvalidOptionError('nope'), 'InvalidOptionError', 'INVALID_OPTION', 400, 'nope'],
     [() => new StateError('later'), 'StateError', 'STATE_CONFLICT', 409, 'later'],
+    [
+      () => new StateSaveError('/s/state.json', 'the disk is full'),
+      'StateSaveError',
+      'STATE_NOT_SAVED',
+      507,
+      'Could not write the state file /s/state.json: the disk is full. The state is still in memory: fix that and save again.',
+    ],
     [
       () => new WaitTimeoutError('late', []),
       'WaitTimeoutError',

@@ -128,8 +128,9 @@ export const ADMIN_ROUTES: readonly Route[] = [
     body: NO_BODY,
     method: 'POST',
     path: `${ADMIN_PREFIX}/save`,
-    summary: 'Writes the state file (409 without one).',
+    summary: 'Writes the state file (409 without one; 507 when it cannot be written).',
     status: 200,
+    errors: [507],
     handle: ({ core }) => ({ stateFile: core.saveState() }),
   }),
   route({
