@@ -6,9 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
-import { runRecordCommand } from './cli/record-command.js';
-import { runReplayCommand } from './cli/replay-command.js';
-import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError } from './domain/errors.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
@@ -32,9 +29,12 @@ function readPem(file: string, flag: string): string {
   }
 }
 
+// The subcommands are imported when run: the sandbox's start-up (issue 18) loads none of their
+// code (verify's checks, the recorder's proxy, replay's comparisons, HAR reading).
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'verify' || command === 'import') {
+    const { runVerifyCommand } = await import('./cli/verify-command.js');
     try {
       process.exitCode = await runVerifyCommand(command, rest, process.env);
     } catch (error) {
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'replay') {
+    const { runReplayCommand } = await import('./cli/replay-command.js');
     try {
       process.exitCode = await runReplayCommand(rest);
     } catch (error) {
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'record') {
+    const { runRecordCommand } = await import('./cli/record-command.js');
     let recorder: Awaited<ReturnType<typeof runRecordCommand>>;
     try {
       recorder = await runRecordCommand(rest);
