@@ -1,18 +1,23 @@
 #!/usr/bin/env node
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
-import { FakeMarketingServerError } from './domain/errors.js';
-import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
+import type { FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
+
+// Node 22 and later keep the code they compile on disk (in the system's temporary folder) and
+// reuse it on the next run, when asked before the code is loaded: so the fake itself, fastify and
+// the other dependencies are imported below, after this. Node 20 has no such cache (a no-op).
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=dir moves it.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
-/** Bad flags, a bad seed, unreadable files: the user has something to fix. */
 /** A second signal within this long is the same stop request delivered twice. */
 const REPEAT_WINDOW_MS = 1000;
 
@@ -33,6 +38,7 @@ function readPem(file: string, flag: string): string {
 // code (verify's checks, the recorder's proxy, replay's comparisons, HAR reading).
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
+  const { FakeMarketingServerError } = await import('./domain/errors.js');
   if (command === 'verify' || command === 'import') {
     const { runVerifyCommand } = await import('./cli/verify-command.js');
     try {
@@ -85,6 +91,7 @@ async function main(): Promise<void> {
   if (config.help) return void process.stdout.write(`${USAGE}\n`);
   if (config.version) return void process.stdout.write(`${PACKAGE_VERSION}\n`);
 
+  const { createFakeMarketingServer } = await import('./server.js');
   const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
   const key = config.key === undefined ? undefined : readPem(config.key, '--key');
   let fake: FakeMarketingServer;
