@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
+import { FakeMarketingServerError } from './domain/errors.js';
 import type { FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
 
@@ -38,7 +39,6 @@ function readPem(file: string, flag: string): string {
 // code (verify's checks, the recorder's proxy, replay's comparisons, HAR reading).
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
-  const { FakeMarketingServerError } = await import('./domain/errors.js');
   if (command === 'verify' || command === 'import') {
     const { runVerifyCommand } = await import('./cli/verify-command.js');
     try {
