@@ -1,0 +1,93 @@
+// What the CLI loads to start the sandbox (issue 18). Start-up is timed by bench/startup.mjs, not
+// here: these tests count what is loaded, and when.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/cli.js';
+
+const DIST = new URL('../../dist/', import.meta.url);
+const work = mkdtempSync(join(tmpdir(), 'fms-startup-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// Preloaded into the CLI: stands in for Node 22's module.enableCompileCache (Node 20 has none) to
+// note which packages were loaded when the CLI asked for the cache, and which at exit.
+const PRELOAD = join(work, 'note-loads.cjs');
+writeFileSync(
+  PRELOAD,
+  `const Module = require('node:module');
+const packages = () => [...new Set(Object.keys(require.cache)
+  .filter((file) => file.includes('/node_modules/'))
+  .map((file) => file.split('/node_modules/').pop().split('/'))
+  .map(([scope, name]) => (scope.startsWith('@') ? scope + '/' + name : scope)))];
+let atCall;
+Module.enableCompileCache = () => { atCall = packages(); return { status: 0 }; };
+process.on('exit', () => process.stderr.write('\\nLOADS ' + JSON.stringify({ atCall, atExit: packages() }) + '\\n'));
+`,
+);
+
+interface Loads {
+  atCall?: string[];
+  atExit: string[];
+}
+
+/** Runs the CLI with the preload; `stop` says when to send SIGTERM (undefined: let it exit). */
+async function runCli(args: string[], stopWhen?: (stdout: string) => boolean): Promise<Loads> {
+  const child = spawn(process.execPath, ['-r', PRELOAD, CLI, ...args], { stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    if (stopWhen?.(stdout)) child.kill('SIGTERM');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(code, stderr).toBe(0);
+  const line = /^LOADS (.*)$/m.exec(stderr);
+  expect(line, stderr).not.toBeNull();
+  return JSON.parse(line![1]!) as Loads;
+}
+
+describe('the CLI start-up', () => {
+  it('asks for the compile cache before it loads any dependency, then starts the sandbox', async () => {
+    const loads = await runCli(['--http', '--port', '0'], (out) =>
+      out.includes('Press Ctrl+C to stop.'),
+    );
+    expect(loads.atCall).toEqual([]);
+    expect(loads.atExit).toEqual(expect.arrayContaining(['fastify', '@fastify/basic-auth']));
+  });
+
+  it.each([['--version'], ['--help']])(
+    'answers %s without loading any dependency',
+    async (flag) => {
+      const loads = await runCli([flag]);
+      expect(loads.atCall).toEqual([]);
+      expect(loads.atExit).toEqual([]);
+    },
+  );
+
+  it("reaches none of the subcommands' code from the sandbox's start (only by their own import)", () => {
+    const reached = new Set<string>();
+    const sources: string[] = [];
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      const code = readFileSync(new URL(file, DIST), 'utf8');
+      sources.push(...[...code.matchAll(/^\/\/ (src\/\S+)$/gm)].map((match) => match[1]!));
+      for (const [, next] of code.matchAll(/from "\.\/([\w-]+\.js)"/g)) visit(next!);
+      for (const [, next] of code.matchAll(/import\("\.\/([\w-]+\.js)"\)/g))
+        if (!/^(verify|record|replay)-command-/.test(next!)) visit(next!);
+    };
+    visit('cli.js');
+    expect(sources).toEqual(expect.arrayContaining(['src/cli.ts', 'src/server.ts', 'src/app.ts']));
+    expect(sources.filter((source) => /^src\/(verify|record|replay)\//.test(source))).toEqual([]);
+    expect(sources.filter((source) => /-command\.ts$/.test(source))).toEqual([]);
+    // Each subcommand is its own file, imported when run.
+    const cli = readFileSync(new URL('cli.js', DIST), 'utf8');
+    for (const command of ['verify', 'record', 'replay'])
+      expect(cli).toMatch(new RegExp(`import\\("\\./${command}-command-[\\w-]+\\.js"\\)`));
+  });
+});
