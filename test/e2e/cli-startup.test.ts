@@ -1,9 +1,11 @@
 // What the CLI loads to start the sandbox (issue 18). Start-up is timed by bench/startup.mjs, not
 // here: these tests count what is loaded, and when.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 
@@ -89,5 +91,28 @@ describe('the CLI start-up', () => {
     const cli = readFileSync(new URL('cli.js', DIST), 'utf8');
     for (const command of ['verify', 'record', 'replay'])
       expect(cli).toMatch(new RegExp(`import\\("\\./${command}-command-[\\w-]+\\.js"\\)`));
+  });
+
+  // The benchmark itself (bench/startup.mjs), in one round: what it reports, not how fast.
+  it('is measured by bench/startup.mjs: wall and CPU time of the CLI, a baseline and two floors', async () => {
+    const bench = fileURLToPath(new URL('../../bench/startup.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      bench,
+      '--runs',
+      '1',
+      '--baseline',
+      CLI,
+    ]);
+    const { cli } = JSON.parse(stdout);
+    const positive = expect.any(Number);
+    for (const prefix of ['', 'nodeFloor', 'fastifyFloor']) {
+      const key = (name: string) =>
+        prefix ? prefix + name[0]!.toUpperCase() + name.slice(1) : name;
+      expect(cli[key('medianMs')], prefix).toBeGreaterThan(0);
+      expect(cli[key('cpuMedianMs')], prefix).toBeGreaterThan(0);
+      expect(cli[key('runs')], prefix).toEqual([positive]);
+      expect(cli[key('cpuRuns')], prefix).toEqual([positive]);
+    }
+    expect(cli.baseline).toMatchObject({ cli: CLI, runs: [positive], cpuRuns: [positive] });
   });
 });
