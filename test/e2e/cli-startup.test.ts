@@ -14,7 +14,8 @@ const work = mkdtempSync(join(tmpdir(), 'fms-startup-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 // Preloaded into the CLI: stands in for Node 22's module.enableCompileCache (Node 20 has none) to
-// note which packages were loaded when the CLI asked for the cache, and which at exit.
+// note which packages were loaded when the CLI asked for the cache, and which at exit (and
+// whether node:worker_threads was).
 const PRELOAD = join(work, 'note-loads.cjs');
 writeFileSync(
   PRELOAD,
@@ -25,13 +26,15 @@ const packages = () => [...new Set(Object.keys(require.cache)
   .map(([scope, name]) => (scope.startsWith('@') ? scope + '/' + name : scope)))];
 let atCall;
 Module.enableCompileCache = () => { atCall = packages(); return { status: 0 }; };
-process.on('exit', () => process.stderr.write('\\nLOADS ' + JSON.stringify({ atCall, atExit: packages() }) + '\\n'));
+const workerThreads = () => process.moduleLoadList.includes('NativeModule worker_threads');
+process.on('exit', () => process.stderr.write('\\nLOADS ' + JSON.stringify({ atCall, atExit: packages(), workerThreads: workerThreads() }) + '\\n'));
 `,
 );
 
 interface Loads {
   atCall?: string[];
   atExit: string[];
+  workerThreads: boolean;
 }
 
 /** Runs the CLI with the preload; `stop` says when to send SIGTERM (undefined: let it exit). */
@@ -60,6 +63,8 @@ describe('the CLI start-up', () => {
     );
     expect(loads.atCall).toEqual([]);
     expect(loads.atExit).toEqual(expect.arrayContaining(['fastify', '@fastify/basic-auth']));
+    // Over HTTP no certificate is made, so no worker thread is needed either.
+    expect(loads.workerThreads).toBe(false);
   });
 
   it.each([['--version'], ['--help']])(
