@@ -4,9 +4,12 @@
 // older dist/, with fixtures/ and package.json beside it) in the same alternating rounds: on a
 // shared machine, before/after figures from separate runs compare the load more than the code.
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -30,9 +33,11 @@ const freePort = () =>
     });
   });
 
-const ok = (port) =>
+// Over HTTPS the fake's own certificate is not checked: this times the start, not the trust.
+const ok = (port, secure) =>
   new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/__admin/health' }, (res) => {
+    const options = { host: '127.0.0.1', port, path: '/__admin/health', rejectUnauthorized: false };
+    const req = (secure ? httpsRequest : request)(options, (res) => {
       res.resume();
       resolve(res.statusCode === 200);
     });
@@ -40,8 +45,8 @@ const ok = (port) =>
     req.end();
   });
 
-async function untilOk(port, started, limitMs = 30_000) {
-  while (!(await ok(port))) {
+async function untilOk(port, started, limitMs = 30_000, secure = false) {
+  while (!(await ok(port, secure))) {
     if (performance.now() - started > limitMs) throw new Error('no 200 in time');
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -62,7 +67,7 @@ app.get('/__admin/health', async () => ({ status: 'ok' }));
 app.listen({ port: Number(process.argv[1]), host: '127.0.0.1' });`;
 
 /** Spawn to first 200, and the child's CPU time then; the child is stopped after. */
-async function timeSpawn(args) {
+async function timeSpawn(args, secure = false) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', CPU_HOOK, ...args(port)], {
@@ -73,7 +78,7 @@ async function timeSpawn(args) {
     stderr += chunk;
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const ms = await untilOk(port, started);
+  const ms = await untilOk(port, started, 30_000, secure);
   child.kill('SIGUSR2');
   const cpuAfter = performance.now();
   let cpu = /cpu-us (\d+)/.exec(stderr);
@@ -98,21 +103,39 @@ function summary(results, prefix = '') {
   };
 }
 
+// Over HTTPS (the CLI's default) the first answer also waits for the certificate the fake makes;
+// its CA file goes to a folder of the benchmark's own, not the sandbox's default.
+const CA_FOLDER = mkdtempSync(join(tmpdir(), 'fms-startup-bench-'));
+const httpArgs = (cli) => (port) => [cli, '--http', '--port', String(port)];
+const httpsArgs = (cli) => (port) => [
+  cli,
+  '--port',
+  String(port),
+  '--ca-out',
+  join(CA_FOLDER, 'ca.pem'),
+];
+
 async function cli() {
   const times = [];
+  const secure = [];
   const baseline = [];
+  const baselineSecure = [];
   const floor = [];
   const fastifyFloor = [];
   for (let i = 0; i < RUNS; i++) {
-    times.push(await timeSpawn((port) => [CLI, '--http', '--port', String(port)]));
-    if (BASELINE)
-      baseline.push(await timeSpawn((port) => [BASELINE, '--http', '--port', String(port)]));
+    times.push(await timeSpawn(httpArgs(CLI)));
+    if (BASELINE) baseline.push(await timeSpawn(httpArgs(BASELINE)));
+    secure.push(await timeSpawn(httpsArgs(CLI), true));
+    if (BASELINE) baselineSecure.push(await timeSpawn(httpsArgs(BASELINE), true));
     floor.push(await timeSpawn((port) => ['-e', FLOOR, String(port)]));
     fastifyFloor.push(await timeSpawn((port) => ['-e', FASTIFY_FLOOR, String(port), CLI]));
   }
   return {
     ...summary(times),
-    ...(BASELINE ? { baseline: { cli: BASELINE, ...summary(baseline) } } : {}),
+    https: summary(secure),
+    ...(BASELINE
+      ? { baseline: { cli: BASELINE, ...summary(baseline), https: summary(baselineSecure) } }
+      : {}),
     ...summary(floor, 'nodeFloor'),
     ...summary(fastifyFloor, 'fastifyFloor'),
   };
@@ -162,5 +185,6 @@ async function container(image) {
 }
 
 const result = { cli: await cli() };
+rmSync(CA_FOLDER, { recursive: true, force: true });
 if (values.image) result.container = await container(values.image);
 process.stdout.write(`${JSON.stringify(result)}\n`);

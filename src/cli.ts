@@ -91,6 +91,13 @@ async function main(): Promise<void> {
   if (config.help) return void process.stdout.write(`${USAGE}\n`);
   if (config.version) return void process.stdout.write(`${PACKAGE_VERSION}\n`);
 
+  if (config.https && config.cert === undefined) {
+    // The certificate is made in a worker thread: start it now, so that it is made on the other
+    // core while this thread loads fastify and builds the fake; listen() takes the same one (one
+    // per process and set of names). A failure is reported by listen(), which asks again.
+    const { localhostCertificateOnce } = await import('./certificate.js');
+    localhostCertificateOnce(config.tlsHostnames).catch(() => undefined);
+  }
   const { createFakeMarketingServer } = await import('./server.js');
   const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
   const key = config.key === undefined ? undefined : readPem(config.key, '--key');

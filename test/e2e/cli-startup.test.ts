@@ -15,7 +15,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 // Preloaded into the CLI: stands in for Node 22's module.enableCompileCache (Node 20 has none) to
 // note which packages were loaded when the CLI asked for the cache, and which at exit (and
-// whether node:worker_threads was).
+// whether node:worker_threads was). With NOTE_WORKER=1 it also notes which were loaded when the
+// first worker thread (the certificate's) was started.
 const PRELOAD = join(work, 'note-loads.cjs');
 writeFileSync(
   PRELOAD,
@@ -27,24 +28,42 @@ const packages = () => [...new Set(Object.keys(require.cache)
 let atCall;
 Module.enableCompileCache = () => { atCall = packages(); return { status: 0 }; };
 const workerThreads = () => process.moduleLoadList.includes('NativeModule worker_threads');
-process.on('exit', () => process.stderr.write('\\nLOADS ' + JSON.stringify({ atCall, atExit: packages(), workerThreads: workerThreads() }) + '\\n'));
+let atWorker;
+if (process.env.NOTE_WORKER === '1') {
+  const threads = require('node:worker_threads');
+  const { Worker } = threads;
+  threads.Worker = class extends Worker { constructor(...args) { atWorker ??= packages(); super(...args); } };
+}
+process.on('exit', () => process.stderr.write('\\nLOADS ' + JSON.stringify({ atCall, atWorker, atExit: packages(), workerThreads: workerThreads() }) + '\\n'));
 `,
 );
 
 interface Loads {
   atCall?: string[];
+  atWorker?: string[];
   atExit: string[];
   workerThreads: boolean;
 }
 
-/** Runs the CLI with the preload; `stop` says when to send SIGTERM (undefined: let it exit). */
-async function runCli(args: string[], stopWhen?: (stdout: string) => boolean): Promise<Loads> {
-  const child = spawn(process.execPath, ['-r', PRELOAD, CLI, ...args], { stdio: 'pipe' });
+/** Runs the CLI with the preload; SIGTERM once `stopWhen` is true (undefined: let it exit). */
+async function runCli(
+  args: string[],
+  stopWhen?: (stdout: string) => boolean,
+  env: Record<string, string> = {},
+): Promise<Loads> {
+  const child = spawn(process.execPath, ['-r', PRELOAD, CLI, ...args], {
+    stdio: 'pipe',
+    env: { ...process.env, ...env },
+  });
   let stdout = '';
   let stderr = '';
+  let stopped = false;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk;
-    if (stopWhen?.(stdout)) child.kill('SIGTERM');
+    if (!stopped && stopWhen?.(stdout)) {
+      stopped = true;
+      child.kill('SIGTERM');
+    }
   });
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk;
@@ -65,6 +84,17 @@ describe('the CLI start-up', () => {
     expect(loads.atExit).toEqual(expect.arrayContaining(['fastify', '@fastify/basic-auth']));
     // Over HTTP no certificate is made, so no worker thread is needed either.
     expect(loads.workerThreads).toBe(false);
+  });
+
+  it('starts making its certificate before it loads fastify, so both run at once', async () => {
+    const loads = await runCli(
+      ['--port', '0', '--ca-out', join(work, 'ca.pem')],
+      (out) => out.includes('Press Ctrl+C to stop.'),
+      { NOTE_WORKER: '1' },
+    );
+    expect(loads.atWorker).toBeDefined();
+    expect(loads.atWorker).not.toContain('fastify');
+    expect(loads.atExit).toContain('fastify');
   });
 
   it.each([['--version'], ['--help']])(
