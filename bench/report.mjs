@@ -213,6 +213,17 @@ export function renderResults({
             startup.cli.nodeFloorRuns.join(', '),
           ]),
         ]),
+    ...(startup.cli.https === undefined
+      ? []
+      : [
+          row([
+            'the CLI over HTTPS, its default (`node dist/cli.js`), spawn to first 200',
+            `${startup.cli.https.medianMs} ms`,
+            '',
+            '',
+            startup.cli.https.runs.join(', '),
+          ]),
+        ]),
     ...(startup.cli.cpuMedianMs === undefined
       ? []
       : [

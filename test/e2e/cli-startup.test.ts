@@ -129,7 +129,7 @@ describe('the CLI start-up', () => {
   });
 
   // The benchmark itself (bench/startup.mjs), in one round: what it reports, not how fast.
-  it('is measured by bench/startup.mjs: wall and CPU time of the CLI, a baseline and two floors', async () => {
+  it('is measured by bench/startup.mjs: wall and CPU time of the CLI (HTTP and HTTPS), a baseline and two floors', async () => {
     const bench = fileURLToPath(new URL('../../bench/startup.mjs', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, [
       bench,
@@ -148,6 +148,8 @@ describe('the CLI start-up', () => {
       expect(cli[key('runs')], prefix).toEqual([positive]);
       expect(cli[key('cpuRuns')], prefix).toEqual([positive]);
     }
-    expect(cli.baseline).toMatchObject({ cli: CLI, runs: [positive], cpuRuns: [positive] });
+    const series = { runs: [positive], cpuRuns: [positive] };
+    expect(cli.https).toMatchObject(series);
+    expect(cli.baseline).toMatchObject({ cli: CLI, ...series, https: series });
   });
 });
