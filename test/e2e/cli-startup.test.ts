@@ -20,7 +20,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const PRELOAD = join(work, 'note-loads.cjs');
 writeFileSync(
   PRELOAD,
-  `const Module = require('node:module');
+  `// A worker thread runs the preloads of its process too: note the main thread only (a worker's
+// environment is a copy of the main thread's, so it sees this variable set).
+if (process.env.NOTE_LOADS_STARTED === '1') return;
+process.env.NOTE_LOADS_STARTED = '1';
+const Module = require('node:module');
 const packages = () => [...new Set(Object.keys(require.cache)
   .filter((file) => file.includes('/node_modules/'))
   .map((file) => file.split('/node_modules/').pop().split('/'))
