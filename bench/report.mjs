@@ -213,6 +213,49 @@ export function renderResults({
             startup.cli.nodeFloorRuns.join(', '),
           ]),
         ]),
+    ...(startup.cli.https === undefined
+      ? []
+      : [
+          row([
+            'the CLI over HTTPS, its default (`node dist/cli.js`), spawn to first 200',
+            `${startup.cli.https.medianMs} ms`,
+            '',
+            '',
+            startup.cli.https.runs.join(', '),
+          ]),
+        ]),
+    ...(startup.cli.cpuMedianMs === undefined
+      ? []
+      : [
+          row([
+            "the fastify floor: fastify with the fake's options and one route, spawn to first answer (same rounds)",
+            `${startup.cli.fastifyFloorMedianMs} ms`,
+            '',
+            '',
+            startup.cli.fastifyFloorRuns.join(', '),
+          ]),
+          row([
+            "the CLI's CPU time (user + system, every thread) at its first 200",
+            `${startup.cli.cpuMedianMs} ms`,
+            '',
+            '',
+            startup.cli.cpuRuns.join(', '),
+          ]),
+          row([
+            "the bare Node HTTP server's CPU time at its first answer",
+            `${startup.cli.nodeFloorCpuMedianMs} ms`,
+            '',
+            '',
+            startup.cli.nodeFloorCpuRuns.join(', '),
+          ]),
+          row([
+            "the fastify floor's CPU time at its first answer",
+            `${startup.cli.fastifyFloorCpuMedianMs} ms`,
+            '',
+            '',
+            startup.cli.fastifyFloorCpuRuns.join(', '),
+          ]),
+        ]),
     ...(startup.container
       ? [
           row([

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { Worker } from 'node:worker_threads';
 
 export interface Certificate {
   readonly key: string;
@@ -40,7 +39,9 @@ require(workerData.selfsigned)
   .catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
 `;
 
-function makeLocalhostCertificate(extraNames: readonly string[]): Promise<Certificate> {
+async function makeLocalhostCertificate(extraNames: readonly string[]): Promise<Certificate> {
+  // Loaded here: a sandbox over plain HTTP, or with its own certificate, never needs it.
+  const { Worker } = await import('node:worker_threads');
   const notBeforeDate = new Date(Date.now() - 60 * 60 * 1000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 825 * 24 * 60 * 60 * 1000);
   const workerData = {

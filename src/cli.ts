@@ -1,23 +1,26 @@
 #!/usr/bin/env node
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
-import { runRecordCommand } from './cli/record-command.js';
-import { runReplayCommand } from './cli/replay-command.js';
 import { tlsPairProblem } from './cli/tls-files.js';
-import { runVerifyCommand } from './cli/verify-command.js';
 import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
 import { unwritableFileProblem } from './files.js';
-import { createFakeMarketingServer, type FakeMarketingServer } from './server.js';
+import type { FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
+
+// Node 22 and later keep the code they compile on disk (in the system's temporary folder) and
+// reuse it on the next run, when asked before the code is loaded: so the fake itself, fastify and
+// the other dependencies are imported below, after this. Node 20 has no such cache (a no-op).
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE=dir moves it.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
-/** Bad flags, a bad seed, unreadable files: the user has something to fix. */
 /** A second signal within this long is the same stop request delivered twice. */
 const REPEAT_WINDOW_MS = 1000;
 
@@ -34,9 +37,12 @@ function readPem(file: string, flag: string): string {
   }
 }
 
+// The subcommands are imported when run: the sandbox's start-up (issue 18) loads none of their
+// code (verify's checks, the recorder's proxy, replay's comparisons, HAR reading).
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'verify' || command === 'import') {
+    const { runVerifyCommand } = await import('./cli/verify-command.js');
     try {
       process.exitCode = await runVerifyCommand(command, rest, process.env);
     } catch (error) {
@@ -49,6 +55,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'replay') {
+    const { runReplayCommand } = await import('./cli/replay-command.js');
     try {
       process.exitCode = await runReplayCommand(rest);
     } catch (error) {
@@ -59,6 +66,7 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'record') {
+    const { runRecordCommand } = await import('./cli/record-command.js');
     let recorder: Awaited<ReturnType<typeof runRecordCommand>>;
     try {
       recorder = await runRecordCommand(rest);
@@ -85,6 +93,14 @@ async function main(): Promise<void> {
   if (config.help) return void process.stdout.write(`${USAGE}\n`);
   if (config.version) return void process.stdout.write(`${PACKAGE_VERSION}\n`);
 
+  if (config.https && config.cert === undefined) {
+    // The certificate is made in a worker thread: start it now, so that it is made on the other
+    // core while this thread loads fastify and builds the fake; listen() takes the same one (one
+    // per process and set of names). A failure is reported by listen(), which asks again.
+    const { localhostCertificateOnce } = await import('./certificate.js');
+    localhostCertificateOnce(config.tlsHostnames).catch(() => undefined);
+  }
+  const { createFakeMarketingServer } = await import('./server.js');
   const cert = config.cert === undefined ? undefined : readPem(config.cert, '--cert');
   const key = config.key === undefined ? undefined : readPem(config.key, '--key');
   const tlsProblem =
