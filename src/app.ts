@@ -13,6 +13,7 @@ import { keepJsonBodies, limitBody } from './http/pipeline/body.js';
 import { dispatch } from './http/pipeline/dispatch.js';
 import { decideFaults } from './http/pipeline/faults.js';
 import { checkHeaderFields, guardControlApi } from './http/pipeline/guard.js';
+import { inOrder } from './http/pipeline/in-order.js';
 import { journalHooks } from './http/pipeline/journal.js';
 import { resolveRoute } from './http/pipeline/route.js';
 import type { AppServices } from './http/route.js';
@@ -126,14 +127,20 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   });
 
   const journal = journalHooks(core);
-  app.addHook('onRequest', journal.arrive);
-  app.addHook('onRequest', checkHeaderFields);
-  app.addHook('onRequest', decideFaults(core, journal));
-  app.addHook('onRequest', resolveRoute);
-  app.addHook('onRequest', guardControlApi(core));
-  app.addHook('onRequest', authenticate(app, core.store, core.adminToken));
+  // Steps 1 to 6 run as one fastify hook: fastify's runner cost about as much per hook as the
+  // steps' own work (half a microsecond a request for the six, in profiles of GET /lists).
+  app.addHook(
+    'onRequest',
+    inOrder([
+      journal.arrive,
+      checkHeaderFields,
+      decideFaults(core, journal),
+      resolveRoute,
+      guardControlApi(core),
+      authenticate(app, core.store, core.adminToken),
+    ]),
+  );
   app.addHook('preParsing', limitBody);
-  app.addHook('onSend', journal.unread);
   app.addHook('onResponse', journal.answered);
 
   const services: AppServices = {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { afterBodyRead } from './pipeline/journal.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,5 +21,8 @@ export function answer(
   // A stream is sent by the control API only, which the journal does not record.
   reply.request.sentBody = body instanceof Readable ? undefined : body;
   if (contentType !== undefined) reply.type(contentType);
-  return reply.send(body);
+  // Sent at once, unless the journal must first read a body nothing read. fastify waits for a
+  // returned reply (it is thenable) until it is sent.
+  afterBodyRead(reply.request, reply, () => reply.send(body));
+  return reply;
 }
