@@ -109,6 +109,36 @@ describe('the recording proxy', () => {
     });
   });
 
+  it('redacts a learned key spelt with only some characters percent-escaped (attack 3, finding 1)', async () => {
+    const key = 'Tk/9+ab_cDe-77Q';
+    const { serverId } = fake.addServer({ key });
+    const out = harPath();
+    const recorder = await startRecorder({
+      upstream: fake.baseUrl,
+      out,
+      https: false,
+      ...(fakeCa ? { ca: fakeCa } : {}),
+    });
+    const auth = `Basic ${Buffer.from(`${serverId}:${key}`).toString('base64')}`;
+    for (const spelt of ['Tk/9%2Bab_cDe-77Q', 'Tk%2f9+ab_cDe-77Q']) {
+      await fetch(`${recorder.baseUrl}/lists?apikey=${spelt}`, {
+        headers: { authorization: auth },
+      });
+      await fetch(`${recorder.baseUrl}/lists/1/contacts`, {
+        method: 'PUT',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: `{"emailAddress":"a@example.com","firstName":"${spelt}"}`,
+      });
+    }
+    await recorder.close();
+    const text = readFileSync(out, 'utf8');
+    expect(readHar(out).log.entries).toHaveLength(4);
+    for (const form of [key, 'Tk/9%2Bab_cDe-77Q', 'Tk%2f9+ab_cDe-77Q', 'Tk/9 ab_cDe-77Q']) {
+      expect(text).not.toContain(form);
+    }
+    expect(text).toContain('<redacted>');
+  });
+
   it('keeps the file whole at every moment while exchanges arrive concurrently', async () => {
     const out = harPath();
     const recorder = await startRecorder({
