@@ -133,8 +133,11 @@ function tester(forms: readonly string[]): { test(value: string): boolean } {
 
 /** What `encodeURIComponent` never escapes, and the escapes decodeEscapes always decodes. */
 const NOT_URL_SAFE = /[^A-Za-z0-9\-_.!~*'()]+/;
-/** A shorter run proves too little to be worth a test: every string is read loosely. */
-const MIN_RUN = 3;
+/**
+ * A shorter run proves too little to be worth a test (and would keep many keys off the index of
+ * {@link Anchors}): with one, every string with an escape is read loosely.
+ */
+const MIN_RUN = MIN_SECRET_LENGTH;
 
 /** The prefilter of secrets spelt in a mix (Patterns.mixed) over `secrets` and base64 cores. */
 function mixesOf(secrets: readonly string[], base64: readonly string[]): Mixes {

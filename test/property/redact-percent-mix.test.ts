@@ -109,6 +109,23 @@ describe('a key with some of its characters percent-escaped', () => {
     );
   });
 
+  it('among many keys (the index of first characters), too', () => {
+    const others = Array.from({ length: 60 }, (_, index) => `other-key-${index}`);
+    fc.assert(
+      fc.property(CASE, ({ key, spelt }) => {
+        const redactor = new Redactor(
+          { revision: () => 1, secrets: () => [...others, key] },
+          64 * 1024,
+        );
+        for (const text of Object.values(places(spelt))) {
+          expect(reveals(redactor.url(text), key)).toBe(false);
+          expect(reveals(String(redactor.body(text)), key)).toBe(false);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('leaves a text without the key as it was', () => {
     fc.assert(
       fc.property(CASE, keyOf(BASE64), ({ spelt }, other) => {
