@@ -345,7 +345,16 @@ describe('fake-marketing-server record (the CLI)', () => {
 
   it('prints the upstream origin only: never a key in its query or fragment', async () => {
     const upstream = `${fake.baseUrl}?apikey=sandbox-key-12345#sandbox-key-12345`;
-    const cli = spawnCli(['record', '--upstream', upstream, '--http', '--port', '0']);
+    const cli = spawnCli([
+      'record',
+      '--upstream',
+      upstream,
+      '--http',
+      '--port',
+      '0',
+      '--out',
+      harPath(),
+    ]);
     const deadline = Date.now() + 10_000;
     while (!cli.output().includes('Press Ctrl+C to stop.')) {
       if (cli.child.exitCode !== null || Date.now() > deadline)
