@@ -59,10 +59,25 @@ const WRITE_FAILURES: Readonly<Record<string, string>> = {
   EDQUOT: 'the disk quota is used up',
 };
 
-/** Why a write failed, in words ("the disk is full"); Node's own message for other errors. */
-export function writeFailure(error: unknown): string {
+/**
+ * Why a write failed, in words ("the disk is full"); Node's own message for other errors. With
+ * the `file` written, ENOENT in a folder that exists says that no file can be made there (a
+ * file system such as /proc answers ENOENT too), not that the folder is missing.
+ */
+export function writeFailure(error: unknown, file?: string): string {
   const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'ENOENT' && file !== undefined && isFolder(dirname(file))) {
+    return 'no file can be created in its folder';
+  }
   return (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -81,7 +96,7 @@ export function unwritableFileProblem(file: string): string | undefined {
   try {
     writeFileSync(temporary, '');
   } catch (error) {
-    return writeFailure(error);
+    return writeFailure(error, temporary);
   }
   rmSync(temporary, { force: true });
   return undefined;

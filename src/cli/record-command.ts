@@ -82,7 +82,8 @@ export async function runRecordCommand(argv: readonly string[]): Promise<Recorde
     throw error;
   }
   const lines = [
-    `fake-marketing-server record: forwarding to ${values.upstream}`,
+    // The origin only: a key in the upstream's query or fragment is never printed.
+    `fake-marketing-server record: forwarding to ${new URL(values.upstream).origin}`,
     '',
     `  Base URL     ${recorder.baseUrl}`,
   ];

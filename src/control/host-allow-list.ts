@@ -57,10 +57,19 @@ export class HostAllowList {
 const HOST_HEADER =
   /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_.])?))(?::[0-9]{0,5})?$/;
 
-/** The host name of a `Host` header value; undefined when it is not one host and a port. */
+/** A last label a URL parser reads as a number: the name is then an IPv4 address to it. */
+const NUMERIC_LABEL = /(?:^|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)\.?$/;
+
+/**
+ * The host name of a `Host` header value; undefined when it is not one host and a port. A name
+ * that ends in a number must be an IPv4 address in its own dotted form: `256.1.1.1`, `1.2.3.4.5`
+ * or `a.1` are no host a URL can hold (the URL parser refuses them), and `127.1` or `0x7f.0.0.1`
+ * one it would rewrite.
+ */
 export function hostnameOf(host: string): string | undefined {
   const match = HOST_HEADER.exec(host);
   if (!match) return undefined;
   if (match[1] !== undefined) return isIP(match[1]) === 6 ? match[1] : undefined;
-  return match[2];
+  const name = match[2]!;
+  return NUMERIC_LABEL.test(name) && isIP(name) !== 4 ? undefined : name;
 }

@@ -4,7 +4,10 @@ import { compileMatch, parseRequestMatch, type RequestMatch } from './request-ma
 
 /** Which journal entries to read or wait for; every part is optional and all must hold. */
 export interface RequestFilter extends RequestMatch {
-  /** A status (`404`) or a class of them (`'4xx'`); 0 is a request that got no response. */
+  /**
+   * A status (100 to 599, `404`) or a class of them (`'1xx'` to `'5xx'`); 0 is a request that
+   * got no response.
+   */
   status?: number | string;
   /** The operationId of the emulated endpoint, e.g. `addToListByEmail`. */
   operation?: string;
@@ -71,7 +74,13 @@ const FILTER_KEYS = [
   'sinceId',
   'body',
 ];
-const STATUS_CLASS = /^[0-5]xx$/i;
+/** A class of HTTP statuses: 1xx to 5xx. */
+const STATUS_CLASS = /^[1-5]xx$/i;
+
+/** An HTTP status (100 to 599), or 0: the entry of a request that got no response. */
+const isStatus = (status: unknown): boolean =>
+  Number.isInteger(status) &&
+  (status === 0 || ((status as number) >= 100 && (status as number) <= 599));
 
 /**
  * Checks a filter from any source and returns a clean copy; `fail` says what is wrong.
@@ -92,12 +101,10 @@ export function parseRequestFilter(
   const filter: RequestFilter = parseRequestMatch(record, '', fail);
   const { status, operation, fault, sinceId, body } = record;
   if (status !== undefined) {
-    const valid =
-      (Number.isInteger(status) && (status as number) >= 0 && (status as number) <= 599) ||
-      (typeof status === 'string' && STATUS_CLASS.test(status));
+    const valid = isStatus(status) || (typeof status === 'string' && STATUS_CLASS.test(status));
     if (!valid)
       fail(
-        `status must be a status such as 404 or a class such as "4xx", got ${JSON.stringify(status)}.`,
+        `status must be a status from 100 to 599 such as 404, 0 (no response) or a class from "1xx" to "5xx", got ${JSON.stringify(status)}.`,
       );
     filter.status = typeof status === 'string' ? status.toLowerCase() : (status as number);
   }

@@ -4,7 +4,7 @@
  * them one character at a time, in any mix, where the fixed forms of secret-forms.ts only know
  * the canonical escapes. Decoding them to one canonical form lets those forms find it.
  */
-import { type Patterns, replaceAll } from './secret-forms.js';
+import { findSpans, type Patterns, replaceAll, replaceSpans } from './secret-forms.js';
 
 /**
  * Characters `encodeURIComponent` leaves as they are: decoding their escapes never changes what
@@ -110,12 +110,121 @@ function jsonChar(unit: number, text: (char: string) => string): string {
  */
 export function redactForms(value: string, patterns: Patterns, wire: boolean): string {
   const kept = patterns.any.test(value) ? replaceAll(value, patterns) : value;
-  if (!MAY_HOLD.test(kept)) return kept;
+  if (!MAY_HOLD.test(kept) && !(patterns.plus && !wire && kept.includes(' '))) return kept;
   const escaped = mayHoldEscapes(kept);
   const broken = kept.includes('\n') || kept.includes('\\n');
   let decoded = escaped ? decodeEscapes(kept, wire) : kept;
   if (broken) decoded = joinBase64Lines(decoded);
-  return decoded !== kept && patterns.any.test(decoded) ? replaceAll(decoded, patterns) : kept;
+  const hit = decoded !== kept && patterns.any.test(decoded);
+  const canonical = hit ? replaceAll(decoded, patterns) : decoded;
+  return redactMixed(canonical, patterns, wire) ?? (hit ? canonical : kept);
+}
+
+/**
+ * `value` (decoded by {@link decodeEscapes}) with the secrets spelt with some characters
+ * percent-escaped and others not (`Tk/9%2Bab`, as Python's `quote` leaves `/`): the canonical
+ * form keeps the escapes of `/`, `+`, `&`... (decoding them would change a URL's meaning), so such
+ * a mix matches no fixed form. It is found in a loose reading of the string where every escape is
+ * read, and a space read as `+` when a secret holds one (a form decoder turned its `+` into a
+ * space), then taken out of `value` itself. Undefined when there is none.
+ */
+function redactMixed(value: string, patterns: Patterns, wire: boolean): string | undefined {
+  const fold = !wire && patterns.plus && value.includes(' ');
+  if ((!fold && !value.includes('%')) || !patterns.mixed.test(value)) return undefined;
+  const read = value.includes('%') ? value.replace(RUN, (run) => readRun(run, wire)) : value;
+  // A space spelt `+` keeps every unit where it was: the origins need not know.
+  const text = fold ? read.replace(/ /g, '+') : read;
+  if (text === value || !patterns.any.test(text)) return undefined;
+  const { from, to } = mapLoosely(value, wire);
+  const spans = findSpans(text, patterns);
+  for (let index = 0; index < spans.length; index += 2) {
+    spans[index] = from[spans[index]!]!;
+    spans[index + 1] = to[spans[index + 1]! - 1]!;
+  }
+  return replaceSpans(value, spans);
+}
+
+/** A run of percent escapes, in either hex case: what the loose reading reads. */
+const RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+const ESCAPES = /^(?:%[0-9A-Fa-f]{2})+$/;
+
+/** Where each unit of the loose reading comes from: the span `[from, to)` of the string read. */
+interface Origins {
+  readonly from: number[];
+  readonly to: number[];
+}
+
+/**
+ * What a run of escapes spells: a byte each in `wire` strings (latin1), UTF-8 characters in text
+ * (an escape that starts none stays as written). With `origins`, where each unit comes from, the
+ * run starting at `at`.
+ */
+function readRun(run: string, wire: boolean, origins?: Origins, at = 0): string {
+  if (!origins) {
+    if (run.length === 3) {
+      const byte = Number.parseInt(run.slice(1), 16);
+      if (wire || byte < 0x80) return String.fromCharCode(byte);
+    }
+    if (wire) return Buffer.from(run.replace(/%/g, ''), 'hex').toString('latin1');
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      // An escape that spells no character: read one by one below.
+    }
+  }
+  let text = '';
+  for (let index = 0; index < run.length; ) {
+    const byte = Number.parseInt(run.slice(index + 1, index + 3), 16);
+    let char: string | undefined = String.fromCharCode(byte);
+    let end = index + 3;
+    if (!wire && byte >= 0x80) {
+      end = index + 3 * (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2);
+      char = end <= run.length ? utf8Char(run.slice(index, end)) : undefined;
+    }
+    // Kept as written: each of its three characters comes from itself.
+    const kept = char === undefined;
+    if (kept) end = index + 3;
+    char ??= run.slice(index, end);
+    text += char;
+    if (origins) {
+      for (let unit = 0; unit < char.length; unit += 1) {
+        origins.from.push(at + (kept ? index + unit : index));
+        origins.to.push(at + (kept ? index + unit + 1 : end));
+      }
+    }
+    index = end;
+  }
+  return text;
+}
+
+/** The origins of each unit of the loose reading of `value` (see {@link redactMixed}). */
+function mapLoosely(value: string, wire: boolean): Origins {
+  const origins: Origins = { from: [], to: [] };
+  const literal = (start: number, end: number) => {
+    for (let index = start; index < end; index += 1) {
+      origins.from.push(index);
+      origins.to.push(index + 1);
+    }
+  };
+  let copied = 0;
+  RUN.lastIndex = 0;
+  for (let match = RUN.exec(value); match !== null; match = RUN.exec(value)) {
+    literal(copied, match.index);
+    readRun(match[0], wire, origins, match.index);
+    copied = match.index + match[0].length;
+  }
+  literal(copied, value.length);
+  return origins;
+}
+
+/** The character that percent escapes of its UTF-8 bytes spell; undefined for anything else. */
+function utf8Char(escapes: string): string | undefined {
+  if (!ESCAPES.test(escapes)) return undefined;
+  try {
+    return decodeURIComponent(escapes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A line break, as is or JSON-escaped (a base64 block quoted in a JSON string). */

@@ -22,6 +22,16 @@ export interface Patterns {
   readonly each: RegExp;
   /** Forms found inside base64: the whole base64 run around them goes. */
   readonly base64: ReadonlySet<string>;
+  /**
+   * Some secret holds a `+`, which a form or query decoder reads as a space: a decoded text
+   * can then spell it with spaces (secret-encodings.ts reads `+` and space alike).
+   */
+  readonly plus: boolean;
+  /**
+   * Whether a string may hold a secret spelt with some characters percent-escaped: it holds the
+   * longest run of URL-safe characters of one (escapes of those are always decoded first).
+   */
+  readonly mixed: { test(value: string): boolean };
 }
 
 export interface Compiled {
@@ -76,6 +86,8 @@ function escapedForms(secret: string): string[] {
     ...(url === undefined
       ? []
       : [url, url.replace(/%20/g, '+'), url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())]),
+    // Spaces as a form writes them, the rest as is: how secret-encodings.ts reads a mixed spelling.
+    secret.replace(/ /g, '+'),
     json,
     json.replace(/\//g, '\\/'),
     ...xmls,
@@ -104,14 +116,40 @@ function urlForm(secret: string): string | undefined {
  */
 const MAX_ALTERNATIVES = 48;
 
-function patterns(plain: Iterable<string>, base64: Iterable<string>): Patterns {
+type Mixes = Pick<Patterns, 'plus' | 'mixed'>;
+
+function patterns(plain: Iterable<string>, base64: Iterable<string>, mixes: Mixes): Patterns {
   const forms = [...new Set([...plain, ...base64])].sort((a, b) => b.length - a.length);
+  const each = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+  return { any: tester(forms), each, base64: new Set(base64), ...mixes };
+}
+
+/** One test for any of `forms`, anywhere in a string (none empty). */
+function tester(forms: readonly string[]): { test(value: string): boolean } {
   const source = forms.map(escapeRegExp).join('|');
-  const each = new RegExp(source, 'g');
   const indexable = forms.every((form) => form.length >= ANCHOR);
-  const any =
-    forms.length <= MAX_ALTERNATIVES || !indexable ? new RegExp(source) : new Anchors(forms);
-  return { any, each, base64: new Set(base64) };
+  return forms.length <= MAX_ALTERNATIVES || !indexable ? new RegExp(source) : new Anchors(forms);
+}
+
+/** What `encodeURIComponent` never escapes, and the escapes decodeEscapes always decodes. */
+const NOT_URL_SAFE = /[^A-Za-z0-9\-_.!~*'()]+/;
+/**
+ * A shorter run proves too little to be worth a test (and would keep many keys off the index of
+ * {@link Anchors}): with one, every string with an escape is read loosely.
+ */
+const MIN_RUN = MIN_SECRET_LENGTH;
+
+/** The prefilter of secrets spelt in a mix (Patterns.mixed) over `secrets` and base64 cores. */
+function mixesOf(secrets: readonly string[], base64: readonly string[]): Mixes {
+  const runs = [...secrets, ...base64].map((form) =>
+    form
+      .split(NOT_URL_SAFE)
+      .reduce((longest, run) => (run.length > longest.length ? run : longest)),
+  );
+  const mixed = runs.some((run) => run.length < MIN_RUN)
+    ? { test: () => true }
+    : tester([...new Set(runs)].sort((a, b) => b.length - a.length));
+  return { plus: secrets.some((secret) => secret.includes('+')), mixed };
 }
 
 /** Every form is at least this long (MIN_SECRET_LENGTH; a base64 core of one is longer). */
@@ -169,8 +207,9 @@ export function compileSecrets(
   if (secrets.length === 0) return undefined;
   const plain = secrets.flatMap(escapedForms);
   const base64 = secrets.flatMap(base64Cores).filter((core) => core.length >= MIN_SECRET_LENGTH);
-  const text = patterns(plain, base64);
-  const wire = patterns(plain.map(asWire), base64);
+  const mixes = mixesOf(secrets, base64);
+  const text = patterns(plain, base64, mixes);
+  const wire = patterns(plain.map(asWire), base64, mixes);
   const longest = Math.max(...[...plain.map(asWire), ...base64].map((form) => form.length));
   return { wire, text, longest };
 }
@@ -180,8 +219,16 @@ export function compileSecrets(
  * it, as the characters around it encode parts of the secret too. Linear: one pass of the
  * regular expression, and each run is widened by a scan.
  */
-export function replaceAll(value: string, { each, base64 }: Patterns): string {
-  let result = '';
+export function replaceAll(value: string, patterns: Patterns): string {
+  return replaceSpans(value, findSpans(value, patterns));
+}
+
+/**
+ * Where {@link replaceAll} would put `<redacted>`: start and end of each span, in order, as one
+ * flat list (`[start, end, start, end, ...]`).
+ */
+export function findSpans(value: string, { each, base64 }: Patterns): number[] {
+  const spans: number[] = [];
   let copied = 0;
   each.lastIndex = 0;
   for (let match = each.exec(value); match !== null; match = each.exec(value)) {
@@ -192,8 +239,19 @@ export function replaceAll(value: string, { each, base64 }: Patterns): string {
       while (end < value.length && BASE64_END.test(value[end]!)) end += 1;
       each.lastIndex = end;
     }
-    result += value.slice(copied, start) + REDACTED;
+    spans.push(start, end);
     copied = end;
+  }
+  return spans;
+}
+
+/** `value` with each span of {@link findSpans}'s list replaced by `<redacted>`. */
+export function replaceSpans(value: string, spans: readonly number[]): string {
+  let result = '';
+  let copied = 0;
+  for (let index = 0; index < spans.length; index += 2) {
+    result += value.slice(copied, spans[index]) + REDACTED;
+    copied = spans[index + 1]!;
   }
   return result + value.slice(copied);
 }

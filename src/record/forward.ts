@@ -28,30 +28,40 @@ export interface Upstream {
   readonly prefix: string;
 }
 
-/** `user:password@` of a URL, which messages never repeat. */
-const USERINFO = /(\/\/)[^/?#]*@/;
+/**
+ * What a message may show of an `--upstream` that is no URL: the host part, never credentials
+ * (all up to the last `@`), a path, a query or a fragment.
+ */
+function shownText(text: string): string {
+  const address = text.replace(/[?#][\s\S]*$/, '');
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(address)?.[0] ?? '';
+  const rest = address.slice(scheme.length);
+  return scheme + rest.slice(rest.lastIndexOf('@') + 1).replace(/[/\\][\s\S]*$/, '');
+}
 
 /**
  * The upstream of `--upstream`; throws RecorderOptionError for one that is not an http(s) URL,
  * or that holds credentials: the recorder forwards the client's own Authorization header, so
- * credentials in the upstream would be a second key, never sent and printed at start.
+ * credentials in the upstream would be a second key, never sent and printed at start. Its
+ * messages show the origin only (the scheme of another kind of URL), however the text is spelt.
  */
 export function parseUpstream(text: string): Upstream {
-  const shown = text.replace(USERINFO, '$1');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw new RecorderOptionError(
-      `--upstream must be a URL such as https://api.example.com, got '${shown}'.`,
+      `--upstream must be a URL such as https://api.example.com, got '${shownText(text)}'.`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new RecorderOptionError(`--upstream must be an http or https URL, got '${shown}'.`);
+    throw new RecorderOptionError(
+      `--upstream must be an http or https URL, got a '${url.protocol}' URL.`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new RecorderOptionError(
-      `--upstream must not hold credentials (user:key@): the client under test sends its own key in its Authorization header, and record forwards it. Give the address alone, e.g. '${shown}'.`,
+      `--upstream must not hold credentials (user:key@): the client under test sends its own key in its Authorization header, and record forwards it. Give the address alone, e.g. '${url.origin}'.`,
     );
   }
   const prefix = url.pathname.replace(MARKETING, '').replace(/\/$/, '');

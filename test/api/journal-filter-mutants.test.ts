@@ -46,14 +46,25 @@ describe('journal filters: what is refused, and how', () => {
     );
   });
 
-  it.each([[-1], [600], [1.5], ['teapot'], ['6xx'], ['4xxx'], ['x4xx'], [true]])(
-    'status %j',
-    (status) => {
-      expect(refused({ status })).toBe(
-        `Bad filter: status must be a status such as 404 or a class such as "4xx", got ${JSON.stringify(status)}.`,
-      );
-    },
-  );
+  // Attack 3, finding 7: 1 to 99 are no HTTP status, and "0xx" no class (0 alone is the entry
+  // of a request that got no response).
+  it.each([
+    [-1],
+    [1],
+    [99],
+    [600],
+    [1.5],
+    ['teapot'],
+    ['0xx'],
+    ['6xx'],
+    ['4xxx'],
+    ['x4xx'],
+    [true],
+  ])('status %j', (status) => {
+    expect(refused({ status })).toBe(
+      `Bad filter: status must be a status from 100 to 599 such as 404, 0 (no response) or a class from "1xx" to "5xx", got ${JSON.stringify(status)}.`,
+    );
+  });
 
   it.each([['nope'], [5], ['getlists']])('operation %j', (operation) => {
     expect(refused({ operation })).toMatch(
@@ -89,8 +100,16 @@ describe('journal filters: what is refused, and how', () => {
     );
   });
 
-  it('takes the edges of each range: status 0 and 599, sinceId 0, a class in capitals', () => {
-    for (const filter of [{ status: 0 }, { status: 599 }, { sinceId: 0 }, { status: '4XX' }]) {
+  it('takes the edges of each range: status 0, 100 and 599, 1xx and 5xx, sinceId 0, a class in capitals', () => {
+    for (const filter of [
+      { status: 0 },
+      { status: 100 },
+      { status: 599 },
+      { status: '1xx' },
+      { status: '5xx' },
+      { sinceId: 0 },
+      { status: '4XX' },
+    ]) {
       expect(fake.requests(filter), JSON.stringify(filter)).toEqual([]);
     }
   });

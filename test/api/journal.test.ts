@@ -239,7 +239,7 @@ describe('journal filters', () => {
   });
 
   it.each([
-    [{ status: 'teapot' }, /status must be a status such as 404/],
+    [{ status: 'teapot' }, /status must be a status from 100 to 599 such as 404/],
     [{ status: 700 }, /status must be/],
     [
       { operation: 'addByEmail' },
@@ -268,6 +268,9 @@ describe('journal filters', () => {
     expect(ids((await get(`body=${body}`)).json)).toEqual([4]);
     for (const bad of [
       'status=teapot',
+      'status=99',
+      'status=600',
+      'status=6xx',
       'operation=nope',
       'body=%7Bnot-json',
       'status=1&status=2',

@@ -109,6 +109,36 @@ describe('the recording proxy', () => {
     });
   });
 
+  it('redacts a learned key spelt with only some characters percent-escaped (attack 3, finding 1)', async () => {
+    const key = 'Tk/9+ab_cDe-77Q';
+    const { serverId } = fake.addServer({ key });
+    const out = harPath();
+    const recorder = await startRecorder({
+      upstream: fake.baseUrl,
+      out,
+      https: false,
+      ...(fakeCa ? { ca: fakeCa } : {}),
+    });
+    const auth = `Basic ${Buffer.from(`${serverId}:${key}`).toString('base64')}`;
+    for (const spelt of ['Tk/9%2Bab_cDe-77Q', 'Tk%2f9+ab_cDe-77Q']) {
+      await fetch(`${recorder.baseUrl}/lists?apikey=${spelt}`, {
+        headers: { authorization: auth },
+      });
+      await fetch(`${recorder.baseUrl}/lists/1/contacts`, {
+        method: 'PUT',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: `{"emailAddress":"a@example.com","firstName":"${spelt}"}`,
+      });
+    }
+    await recorder.close();
+    const text = readFileSync(out, 'utf8');
+    expect(readHar(out).log.entries).toHaveLength(4);
+    for (const form of [key, 'Tk/9%2Bab_cDe-77Q', 'Tk%2f9+ab_cDe-77Q', 'Tk/9 ab_cDe-77Q']) {
+      expect(text).not.toContain(form);
+    }
+    expect(text).toContain('<redacted>');
+  });
+
   it('keeps the file whole at every moment while exchanges arrive concurrently', async () => {
     const out = harPath();
     const recorder = await startRecorder({
@@ -280,7 +310,7 @@ describe('fake-marketing-server record (the CLI)', () => {
     ],
     [
       ['--upstream', 'ftp://example.com'],
-      "--upstream must be an http or https URL, got 'ftp://example.com'.",
+      "--upstream must be an http or https URL, got a 'ftp:' URL.",
     ],
     [
       ['--upstream', 'http://127.0.0.1:9', '--port', '70000'],
@@ -293,20 +323,49 @@ describe('fake-marketing-server record (the CLI)', () => {
   });
 
   it.each([
-    'http://12345:sandbox-key-12345@127.0.0.1:9/marketing/v1',
-    'https://:sandbox-key-12345@api.example.com',
-    'https://sandbox-key-12345@api.example.com',
+    ['http://12345:sandbox-key-12345@127.0.0.1:9/marketing/v1', 'http://127.0.0.1:9'],
+    ['https://:sandbox-key-12345@api.example.com', 'https://api.example.com'],
+    ['https://sandbox-key-12345@api.example.com', 'https://api.example.com'],
+    // Attack 3, finding 4: mis-typed slashes, which a URL parser reads all the same.
+    ['http:/12345:sandbox-key-12345@127.0.0.1:9', 'http://127.0.0.1:9'],
+    ['http:\\12345:sandbox-key-12345@127.0.0.1:9', 'http://127.0.0.1:9'],
+    ['http:12345:sandbox-key-12345@127.0.0.1:9/x?k=sandbox-key-12345', 'http://127.0.0.1:9'],
   ])(
     'refuses an upstream holding credentials (%s) with exit 2, never printing them',
-    async (upstream) => {
+    async (upstream, origin) => {
       const cli = spawnCli(['record', '--upstream', upstream, '--http', '--port', '0']);
       const { code, stderr } = await cli.exited;
       expect(code).toBe(2);
       expect(stderr).toContain('--upstream must not hold credentials');
       expect(stderr).toContain('the client under test sends its own key');
+      expect(stderr).toContain(`e.g. '${origin}'`);
       expect(`${cli.output()}${stderr}`).not.toContain('sandbox-key-12345');
     },
   );
+
+  it('prints the upstream origin only: never a key in its query or fragment', async () => {
+    const upstream = `${fake.baseUrl}?apikey=sandbox-key-12345#sandbox-key-12345`;
+    const cli = spawnCli([
+      'record',
+      '--upstream',
+      upstream,
+      '--http',
+      '--port',
+      '0',
+      '--out',
+      harPath(),
+    ]);
+    const deadline = Date.now() + 10_000;
+    while (!cli.output().includes('Press Ctrl+C to stop.')) {
+      if (cli.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`record did not start: ${(await cli.exited).stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    cli.child.kill('SIGINT');
+    const { stderr } = await cli.exited;
+    expect(cli.output()).toContain(`forwarding to ${new URL(fake.baseUrl).origin}\n`);
+    expect(`${cli.output()}${stderr}`).not.toContain('sandbox-key-12345');
+  });
 });
 
 function writeCa(): string {

@@ -42,6 +42,19 @@ describe('the sandbox with a --state-file it cannot write', () => {
     expect(cli.output()).not.toContain('Press Ctrl+C');
   });
 
+  // Attack 3, finding 7: /proc exists, but no file can be made in it (ENOENT all the same).
+  it.runIf(process.platform === 'linux')(
+    'a file in a folder that takes no new file (/proc/version): the right reason',
+    async () => {
+      const { code, stderr } = await run(['--http', '--port', '0', '--state-file', '/proc/version'])
+        .exited;
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        '--state-file /proc/version cannot be written: no file can be created in its folder.',
+      );
+    },
+  );
+
   it('a folder it has no permission to write in: exit 2 at start', async () => {
     // root writes anywhere but a read-only file system: /sys refuses even root.
     const folder = isRoot ? '/sys' : dir();

@@ -58,6 +58,17 @@ describe.each([
     '[not-v6]:80',
     'evil example',
     '',
+    // Attack 3, finding 5: a name that ends in a number is an IPv4 address to a URL parser, and
+    // these are none: the URL built on them did not parse.
+    '256.1.1.1',
+    '1.2.3.4.5',
+    '999.1.1.1:PORT',
+    'a.1',
+    'a.0x1f:PORT',
+    '127.1',
+    '0x7f.0.0.1',
+    '127.0.0.1.',
+    '12345',
   ])(
     'Host %j, not host[:port], gives a URL on the address the fake listens on, which serves the PNG',
     async (template) => {
@@ -77,7 +88,15 @@ describe.each([
   );
 
   it('a Host that is host[:port] is kept: the client reached the fake under that name', async () => {
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'api.example']) {
+    for (const host of [
+      `localhost:${port}`,
+      `127.0.0.1:${port}`,
+      `[::1]:${port}`,
+      'api.example',
+      `${'a'.repeat(70)}.example`,
+      '1a.example',
+      'x.1a',
+    ]) {
       for (const thumbnail of await thumbnailUrls(host)) {
         expect(new URL(thumbnail).host).toBe(host);
         expect(thumbnail.startsWith(`${scheme}//${host}/thumbnails/`)).toBe(true);

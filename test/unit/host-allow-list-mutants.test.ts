@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HostAllowList, isHostName, isHostPattern } from '../../src/control/host-allow-list.js';
+import {
+  HostAllowList,
+  hostnameOf,
+  isHostName,
+  isHostPattern,
+} from '../../src/control/host-allow-list.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the edges of the control API's Host
 // allow-list and of the names it takes.
@@ -61,5 +66,29 @@ describe('host names and patterns', () => {
     [7, false],
   ])('isHostPattern(%j) -> %s', (name, expected) => {
     expect(isHostPattern(name)).toBe(expected);
+  });
+});
+
+describe('hostnameOf: a name that ends in a number', () => {
+  it.each([
+    ['127.0.0.1:8443', '127.0.0.1'],
+    ['10.0.0.255', '10.0.0.255'],
+    ['api.example', 'api.example'],
+    ['x.1a:80', 'x.1a'],
+    ['1a.example', '1a.example'],
+    ['0x.example', '0x.example'],
+    ['256.1.1.1', undefined],
+    ['1.2.3.4.5', undefined],
+    ['999.1.1.1:80', undefined],
+    ['a.1', undefined],
+    ['a.0x1f', undefined],
+    ['a.0X', undefined],
+    ['127.1', undefined],
+    ['0x7f.0.0.1', undefined],
+    ['127.0.0.1.', undefined],
+    ['a.1.', undefined],
+    ['12345', undefined],
+  ])('%s -> %s', (host, name) => {
+    expect(hostnameOf(host)).toBe(name);
   });
 });

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFailure } from '../../src/files.js';
+import { unwritableFileProblem, writeFailure } from '../../src/files.js';
 
 const failure = (code: string | undefined, message = `${code}: raw`) =>
   Object.assign(new Error(message), code === undefined ? {} : { code });
@@ -22,4 +25,25 @@ describe('writeFailure: why a state file could not be written, in words', () => 
     expect(writeFailure(failure('EIO', 'EIO: i/o error, write'))).toBe('EIO: i/o error, write');
     expect(writeFailure(failure(undefined, 'plain'))).toBe('plain');
   });
+});
+
+describe('unwritableFileProblem: ENOENT names the folder only when it is missing', () => {
+  it('a missing folder', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
+    try {
+      expect(unwritableFileProblem(join(folder, 'nope', 'state.json'))).toBe(
+        'its folder does not exist',
+      );
+      expect(unwritableFileProblem(join(folder, 'state.json'))).toBeUndefined();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a folder that exists but takes no new file (/proc): says so',
+    () => {
+      expect(unwritableFileProblem('/proc/version')).toBe('no file can be created in its folder');
+    },
+  );
 });
