@@ -397,7 +397,7 @@ const closestFirst = (a: NearMiss, b: NearMiss) =>
 /**
  * {@link nearest} over records that are cheap to look at and dear to build: each is judged on its
  * head first, and built only while it could still be among the closest (a filter on the body adds
- * differences, never removes them).
+ * differences, never removes them). With a `budget`, judging a head costs a step too.
  */
 export function nearestOf<T>(
   records: readonly T[],
@@ -407,6 +407,7 @@ export function nearestOf<T>(
   count = 3,
   budget?: FilterBudget,
 ): NearMiss[] {
+  if (budget !== undefined) budget.steps -= records.length;
   const judged = records
     .map((record) => {
       const head = headOf(record);
