@@ -312,15 +312,19 @@ export class Journal {
   }
 
   /**
-   * A new entry, tested once against each waiter; built only if one of them needs it. The body
-   * filters share one budget of {@link MAX_FILTER_STEPS} for the entry, in equal shares: a wait
-   * whose filter spends its share is not answered by this entry (it says so if it times out),
-   * and the other waits keep theirs.
+   * A new entry, tested against each waiter; built only if one of them needs it. The body
+   * filters share one budget of {@link MAX_FILTER_STEPS} for the entry, in equal shares; what the
+   * others leave is then shared, in turn, by the waits that spent their share (a wide object's
+   * names, built by the first wait to look, are cheap for it the second time). A wait that still
+   * cannot finish is not answered by this entry (it says so if it times out), and the other
+   * waits keep theirs.
    */
   private notify(slot: Slot): void {
     const head = headOf(slot);
     const waiters = [...this.waiters];
     const share = Math.floor(MAX_FILTER_STEPS / waiters.length);
+    let left = MAX_FILTER_STEPS;
+    const unfinished: Waiter[] = [];
     let entry: JournalEntry | undefined;
     for (const waiter of waiters) {
       const { filter } = waiter;
@@ -332,7 +336,14 @@ export class Journal {
       }
       const budget = filterBudget(share);
       if (filter.matches(entry, budget)) waiter.resolve(entry);
-      else if (budget.steps < 0) {
+      else if (budget.steps < 0) unfinished.push(waiter);
+      left -= share - budget.steps;
+    }
+    if (entry === undefined) return;
+    const rest = filterBudget(left);
+    for (const waiter of unfinished) {
+      if (rest.steps > 0 && waiter.filter.matches(entry, rest)) waiter.resolve(entry);
+      else if (rest.steps <= 0) {
         waiter.untested.count += 1;
         if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
       }
