@@ -9,7 +9,7 @@ import {
   MAX_FILTER_STEPS,
   PROPERTY_STEPS,
 } from '../../src/control/journal-filter.js';
-import { InvalidOptionError } from '../../src/domain/errors.js';
+import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
 
 /**
  * The attacker's shapes (outside attack, round 3, finding 3): bodies that are objects of 6,000
@@ -173,7 +173,11 @@ describe('objects of many properties cost what they are: a step per property loo
     const names = casings('customfields', 1000);
     const filter = Object.fromEntries(names.map((name) => [name, 1]));
     counter.reads = 0;
-    const timedOut = await journal.waitFor({ body: filter }, 10).catch((error: Error) => error);
+    const timedOut = await journal.waitFor({ body: filter }, 10).then(
+      () => new Error('no time-out'),
+      (error: Error) => error,
+    );
+    expect(timedOut).toBeInstanceOf(WaitTimeoutError);
     expect(timedOut.message).toContain('body.CustomFields is [{"Name":"F0","Value":"0"},');
     expect(timedOut.message).toContain('(wanted 1)');
     // One writing out reads about 5 values per item; 1,000 of them would read 10 million.
