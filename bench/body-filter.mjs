@@ -1,7 +1,7 @@
 // The bound on journal `body` filters (docs/journal.md): how long one filtered read of a full
 // journal, and one new entry against 100 pending waits with costly filters, hold the event loop.
 // `npm run build && node bench/body-filter.mjs`: prints one JSON object (median and worst of 7
-// runs, in ms). The shapes are those of outside attack 2, finding 1.
+// runs, in ms). The shapes are those of outside attack 2, finding 1, and attack 3, finding 3.
 import { createFakeMarketingServer } from '../dist/index.js';
 
 const SERVER_ID = 12345;
@@ -53,6 +53,16 @@ results.readLateMatch1000x56KiB = timed(() => big.requests({ body: LATE }));
 results.readCheap1000x56KiB = timed(() => big.requests({ body: { emailAddress: 'y' } }));
 await big.close();
 
+// Outside attack 3, finding 3: objects of 6,000 properties, a filter of 900 names they lack.
+const WIDE = JSON.stringify({
+  emailAddress: 'x@example.com',
+  ...Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`K${i}`, 0])),
+});
+const NAMES = Object.fromEntries(Array.from({ length: 900 }, (_, i) => [`z${i}`, 1]));
+const wide = await journalOf(WIDE, 100);
+results.readWide900Names100x58KB = timed(() => wide.requests({ body: NAMES }));
+await wide.close();
+
 const small = await journalOf(SMALL, 1000);
 results.readCheap1000Small = timed(() =>
   small.requests({ body: { emailAddress: 'x@example.com' } }),
@@ -60,7 +70,7 @@ results.readCheap1000Small = timed(() =>
 await small.close();
 
 /** PUT of the large body (a 400 for its fields, recorded all the same), as the client sees it. */
-async function puts(fake) {
+async function puts(fake, payload = BIG) {
   const runs = [];
   for (let i = 0; i < 7; i += 1) {
     const started = performance.now();
@@ -68,13 +78,22 @@ async function puts(fake) {
       method: 'PUT',
       url: '/marketing/v1/lists/1/contacts',
       headers: { authorization: AUTH, 'content-type': 'application/json' },
-      payload: BIG,
+      payload,
     });
     runs.push(performance.now() - started);
   }
   runs.sort((a, b) => a - b);
   return { medianMs: +runs[3].toFixed(1), worstMs: +runs[6].toFixed(1) };
 }
+
+// 100 waits with the 900-name filter; each PUT of a wide body is tested against all of them.
+const wideWaited = await journalOf(SMALL, 0);
+const wideWaits = Array.from({ length: 100 }, () =>
+  wideWaited.waitForRequest({ body: NAMES }, { timeoutMs: 600_000 }).catch(() => undefined),
+);
+results.putWideWith100WideWaits = await puts(wideWaited, WIDE);
+await wideWaited.close();
+await Promise.all(wideWaits);
 
 const waited = await journalOf(SMALL, 0);
 results.putWithNoWait = await puts(waited);

@@ -225,6 +225,11 @@ export const MAX_FILTER_DEPTH = 32;
 export const MAX_FILTER_STEPS = 200_000;
 /** Bytes of request body a read decodes (JSON) for one step: about what a comparison costs. */
 export const BODY_BYTES_PER_STEP = 4;
+/**
+ * Steps one property of a body object costs when a filter looks through the object's names (each
+ * name folded and kept): measured, about what that many comparisons cost.
+ */
+export const PROPERTY_STEPS = 4;
 
 /**
  * The steps decoding an entry's request body cost a read: {@link BODY_BYTES_PER_STEP}, for the
@@ -312,14 +317,14 @@ function differences(
     if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) {
       return explain ? [`${where} is ${show(actual)} (wanted an object)`] : MISS;
     }
-    const byName = new Map<string, unknown>();
-    for (const name in actual) {
-      if (Object.hasOwn(actual, name))
-        byName.set(name.toLowerCase(), (actual as Record<string, unknown>)[name]);
-    }
-    budget.steps -= byName.size;
+    const byName = namesOf(actual as Record<string, unknown>, budget);
     const found: string[] = [];
-    for (const [name, value] of Object.entries(expected)) {
+    for (const name in expected) {
+      if (!Object.hasOwn(expected, name)) continue;
+      // Each name looked up is a step: a filter of many names costs what it reads.
+      budget.steps -= 1;
+      if (budget.steps < 0) return MISS;
+      const value = (expected as Record<string, unknown>)[name];
       const path = explain ? `${where}.${name}` : where;
       const folded = name.toLowerCase();
       const missing = byName.has(folded)
@@ -335,6 +340,33 @@ function differences(
   }
   if (Object.is(actual, expected)) return [];
   return explain ? [`${where} is ${show(actual)} (wanted ${show(expected)})`] : MISS;
+}
+
+/**
+ * Body objects by their own properties' lower-cased names, built once per object: the waits a new
+ * entry is tested against, and the filter names that fold to the same property, share it.
+ */
+const foldedNames = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * `actual`'s properties by lower-cased name. Building it costs {@link PROPERTY_STEPS} per property
+ * (an object of many properties is dear to look through, whatever the filter asks of it), and is
+ * finished even past the budget, so that no later test pays for it again; finding it built costs
+ * one step.
+ */
+function namesOf(actual: Record<string, unknown>, budget: FilterBudget): Map<string, unknown> {
+  const known = foldedNames.get(actual);
+  if (known !== undefined) {
+    budget.steps -= 1;
+    return known;
+  }
+  const byName = new Map<string, unknown>();
+  for (const name in actual) {
+    if (Object.hasOwn(actual, name)) byName.set(name.toLowerCase(), actual[name]);
+  }
+  budget.steps -= byName.size * PROPERTY_STEPS;
+  foldedNames.set(actual, byName);
+  return byName;
 }
 
 /**
@@ -355,6 +387,7 @@ function itemFinder(
     if (typeof item !== 'object' || item === null) {
       if (primitives === undefined) {
         budget.steps -= actual.length;
+        if (budget.steps < 0) return false;
         // A set compares 0 and -0 as equal, Object.is does not: -0 is kept as a symbol of its own.
         primitives = new Set(
           actual
@@ -372,10 +405,27 @@ function itemFinder(
   };
 }
 
+/** What {@link show} said of each body object: the names that fold to one property share it. */
+const shown = new WeakMap<object, string>();
+
+/**
+ * A value in at most 60 characters. A long string is cut before it is quoted, and an object is
+ * written out once (a filter may name one property in many cases, each needing a phrase).
+ */
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (typeof value === 'object' && value !== null) {
+    const known = shown.get(value);
+    if (known !== undefined) return known;
+    const text = cut(JSON.stringify(value));
+    shown.set(value, text);
+    return text;
+  }
+  return cut(
+    typeof value === 'string' ? JSON.stringify(value.slice(0, 60)) : String(JSON.stringify(value)),
+  );
 }
+
+const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 /** One recorded request and how it differs from a filter. */
 export interface NearMiss {
@@ -404,7 +454,7 @@ const closestFirst = (a: NearMiss, b: NearMiss) =>
 /**
  * {@link nearest} over records that are cheap to look at and dear to build: each is judged on its
  * head first, and built only while it could still be among the closest (a filter on the body adds
- * differences, never removes them).
+ * differences, never removes them). With a `budget`, judging a head costs a step too.
  */
 export function nearestOf<T>(
   records: readonly T[],
@@ -414,6 +464,7 @@ export function nearestOf<T>(
   count = 3,
   budget?: FilterBudget,
 ): NearMiss[] {
+  if (budget !== undefined) budget.steps -= records.length;
   const judged = records
     .map((record) => {
       const head = headOf(record);

@@ -139,6 +139,12 @@ interface Waiter {
   readonly reject: (error: Error) => void;
 }
 
+/**
+ * How long the waits timing out share one budget for their messages: at most
+ * {@link MAX_FILTER_STEPS} steps (one read's) per second go to explaining time-outs.
+ */
+export const MESSAGE_BUDGET_MS = 1000;
+
 /** The most waits for a request pending at once; past it, a wait is refused at once. */
 export const MAX_WAITS = 100;
 
@@ -157,12 +163,24 @@ export class Journal {
   private readonly compile: (filter: RequestFilter) => CompiledFilter;
   private next = 0;
   private lastId = 0;
+  private readonly clock: () => number;
+  /** See {@link Journal.messageBudget}: the budget, and when (by `clock`) it was given. */
+  private timeoutBudget: { budget: FilterBudget; since: number } | undefined;
 
-  /** `compile` is {@link compileFilter}; a test may count what a filter is asked. */
-  constructor(capacity: number, bodyLimit: number, compile = compileFilter) {
+  /**
+   * `compile` is {@link compileFilter} and `clock` milliseconds from a monotonic clock; a test may
+   * count what a filter is asked, and stop the clock.
+   */
+  constructor(
+    capacity: number,
+    bodyLimit: number,
+    compile = compileFilter,
+    clock = () => performance.now(),
+  ) {
     this.capacity = capacity;
     this.bodyLimit = bodyLimit;
     this.compile = compile;
+    this.clock = clock;
   }
 
   /** False when the journal keeps nothing (`journalSize: 0`): callers skip gathering a record. */
@@ -245,13 +263,33 @@ export class Journal {
       };
       const timer = setTimeout(() => {
         const recorded = this.ordered();
-        const closest = nearestOf(recorded, headOf, toEntry, compiled, 3, filterBudget());
-        const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${describeNearest(closest, recorded.length)}${untestedNote(waiter.untested)}`;
+        const budget = this.messageBudget();
+        const closest =
+          budget.steps > 0 ? nearestOf(recorded, headOf, toEntry, compiled, 3, budget) : [];
+        const shown =
+          closest.length > 0 || recorded.length === 0
+            ? describeNearest(closest, recorded.length)
+            : NOT_EXPLAINED;
+        const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${shown}${untestedNote(waiter.untested)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
       signal?.addEventListener('abort', abort, { once: true });
       this.waiters.add(waiter);
     });
+  }
+
+  /**
+   * What the message of a wait timing out now may spend on the closest requests, shared by every
+   * wait timing out within {@link MESSAGE_BUDGET_MS} of the first: 100 waits timing out together
+   * cost one read's {@link MAX_FILTER_STEPS} in all, not each, and such messages never take more
+   * than that per window.
+   */
+  private messageBudget(): FilterBudget {
+    const now = this.clock();
+    if (this.timeoutBudget === undefined || now - this.timeoutBudget.since >= MESSAGE_BUDGET_MS) {
+      this.timeoutBudget = { budget: filterBudget(), since: now };
+    }
+    return this.timeoutBudget.budget;
   }
 
   /** Ends every wait: the fake is closing. */
@@ -274,15 +312,19 @@ export class Journal {
   }
 
   /**
-   * A new entry, tested once against each waiter; built only if one of them needs it. The body
-   * filters share one budget of {@link MAX_FILTER_STEPS} for the entry, in equal shares: a wait
-   * whose filter spends its share is not answered by this entry (it says so if it times out),
-   * and the other waits keep theirs.
+   * A new entry, tested against each waiter; built only if one of them needs it. The body
+   * filters share one budget of {@link MAX_FILTER_STEPS} for the entry, in equal shares; what the
+   * others leave is then shared, in turn, by the waits that spent their share (a wide object's
+   * names, built by the first wait to look, are cheap for it the second time). A wait that still
+   * cannot finish is not answered by this entry (it says so if it times out), and the other
+   * waits keep theirs.
    */
   private notify(slot: Slot): void {
     const head = headOf(slot);
     const waiters = [...this.waiters];
     const share = Math.floor(MAX_FILTER_STEPS / waiters.length);
+    let left = MAX_FILTER_STEPS;
+    const unfinished: Waiter[] = [];
     let entry: JournalEntry | undefined;
     for (const waiter of waiters) {
       const { filter } = waiter;
@@ -294,7 +336,14 @@ export class Journal {
       }
       const budget = filterBudget(share);
       if (filter.matches(entry, budget)) waiter.resolve(entry);
-      else if (budget.steps < 0) {
+      else if (budget.steps < 0) unfinished.push(waiter);
+      left -= share - budget.steps;
+    }
+    if (entry === undefined) return;
+    const rest = filterBudget(left);
+    for (const waiter of unfinished) {
+      if (rest.steps > 0 && waiter.filter.matches(entry, rest)) waiter.resolve(entry);
+      else if (rest.steps <= 0) {
         waiter.untested.count += 1;
         if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
       }
@@ -366,6 +415,9 @@ function tooCostly(): InvalidOptionError {
     `Bad filter: testing the body filter against the journal needed more than ${MAX_FILTER_STEPS} steps in one read (a step is a value compared, or ${BODY_BYTES_PER_STEP} bytes of request body decoded); narrow the read with sinceId, operation, path, method or status, or give fewer array items.`,
   );
 }
+
+/** What a timed-out wait says instead of the closest requests when their shared budget is spent. */
+const NOT_EXPLAINED = `The closest recorded requests are not shown: the waits that timed out in the last second spent the ${MAX_FILTER_STEPS} steps their messages share; read the journal (GET /__admin/requests) to see what arrived.`;
 
 /** How many ids of untested entries a timed-out wait names. */
 const SHOWN_UNTESTED = 5;

@@ -190,7 +190,8 @@ function headerMap(headers: readonly unknown[]): Record<string, string> {
 /**
  * HAR 1.2 stores bodies decoded, but not every tool does: a base64 body whose bytes are still
  * compressed (as Content-Encoding says, or by the gzip magic number) is inflated here, to
- * {@link MAX_DECODED_BODY_BYTES} at most (zlib stops there): past it, why it was not read.
+ * {@link MAX_DECODED_BODY_BYTES} at most (zlib stops there): past it, why it was not read. The
+ * bound holds for base64 that is not compressed too.
  */
 function decodeBody(
   text: string | undefined,
@@ -199,6 +200,9 @@ function decodeBody(
 ): string | undefined | { unreadable: string } {
   if (text === undefined) return undefined;
   if (!base64) return text;
+  // Measured without decoding (the length alone says it): a body past the bound is never held twice.
+  if (Buffer.byteLength(text, 'base64') > MAX_DECODED_BODY_BYTES)
+    return { unreadable: tooLarge('base64') };
   const bytes = Buffer.from(text, 'base64');
   const encoding = (contentEncoding ?? '').trim().toLowerCase();
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -212,11 +216,13 @@ function decodeBody(
       return inflate(bytes, { maxOutputLength: MAX_DECODED_BODY_BYTES }).toString('utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
-        return {
-          unreadable: `the recorded answer body decodes (${name}) to more than ${MAX_DECODED_BODY_BYTES} bytes, the most replay reads`,
-        };
+        return { unreadable: tooLarge(name) };
       // Already decoded, as HAR 1.2 wants: the bytes as they are.
     }
   }
   return bytes.toString('utf8');
 }
+
+/** Why a body past {@link MAX_DECODED_BODY_BYTES} is not compared. */
+const tooLarge = (decoding: string) =>
+  `the recorded answer body decodes (${decoding}) to more than ${MAX_DECODED_BODY_BYTES} bytes, the most replay reads`;

@@ -43,7 +43,10 @@ function counting<T>(value: T, counter: { reads: number }): T {
   }) as T;
 }
 
-/** A journal whose filters count the values they read and the entries they test. */
+/**
+ * A journal whose filters count the values they read and the entries they test; its clock stands
+ * still (`clock.now` moves it).
+ */
 function countingJournal() {
   const counter = { reads: 0, tested: 0 };
   const compile = (filter: Parameters<typeof compileFilter>[0]): CompiledFilter => {
@@ -61,7 +64,8 @@ function countingJournal() {
       differences: (entry, budget?: FilterBudget) => compiled.differences(watched(entry), budget),
     };
   };
-  return { journal: new Journal(1000, 64 * 1024, compile), counter };
+  const clock = { now: 0 };
+  return { journal: new Journal(1000, 64 * 1024, compile, () => clock.now), counter, clock };
 }
 
 const record = (): JournalRecord => ({
@@ -216,5 +220,51 @@ describe('over HTTP', () => {
     const narrow = await fake.inject({ url: `/__admin/requests?sinceId=29&body=${oneItem}` });
     expect(narrow.statusCode).toBe(200);
     expect((narrow.json() as JournalEntry[]).map((entry) => entry.id)).toEqual([30]);
+  });
+});
+
+describe('the messages of waits timing out together share one budget', () => {
+  /** The attacker's shape (outside attack, round 3, finding 2): sinceId past the journal. */
+  const pastTheJournal = (entries: number) => ({ sinceId: entries, body: noMatchFilter });
+  const NOT_SHOWN = `The closest recorded requests are not shown: the waits that timed out in the last second spent the ${MAX_FILTER_STEPS} steps their messages share`;
+
+  it(`100 waits timing out within a second read at most ${BOUND} values in all for their messages`, async () => {
+    const { journal, counter } = filled(150);
+    const waits = Array.from({ length: 100 }, () => journal.waitFor(pastTheJournal(150), 20));
+    counter.reads = 0;
+    const settled = await Promise.allSettled(waits);
+    expect(counter.reads).toBeGreaterThan(0);
+    expect(counter.reads).toBeLessThanOrEqual(BOUND);
+    const messages = settled.map((outcome) => {
+      expect(outcome.status).toBe('rejected');
+      const reason = (outcome as PromiseRejectedResult).reason as Error;
+      expect(reason).toBeInstanceOf(WaitTimeoutError);
+      return reason.message;
+    });
+    // The first explains with the closest requests; once the budget is spent, the rest say why not.
+    expect(messages[0]).toContain('Closest of the 150 recorded:\n  #150 PUT');
+    expect(messages[0]).toContain('id 150 (wanted after 150)');
+    expect(messages.at(-1)).toContain(NOT_SHOWN);
+    expect(messages.at(-1)).not.toContain('Closest of the');
+  });
+
+  it('a wait timing out a second later has a budget of its own again', async () => {
+    const { journal, clock } = filled(150);
+    await Promise.allSettled(
+      Array.from({ length: 10 }, () => journal.waitFor(pastTheJournal(150), 10)),
+    );
+    clock.now = 999;
+    await expect(journal.waitFor(pastTheJournal(150), 10)).rejects.toThrow(NOT_SHOWN);
+    clock.now = 1000;
+    await expect(journal.waitFor(pastTheJournal(150), 10)).rejects.toThrow(
+      'Closest of the 150 recorded:\n  #150 PUT',
+    );
+  });
+
+  it('an empty journal still says so', async () => {
+    const { journal } = countingJournal();
+    await expect(journal.waitFor({ body: noMatchFilter }, 10)).rejects.toThrow(
+      'The journal is empty',
+    );
   });
 });

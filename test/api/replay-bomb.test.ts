@@ -65,6 +65,24 @@ describe('replay decodes compressed bodies within a bound', () => {
     },
   );
 
+  it('a base64 body that is not compressed is bounded too: past the bound, not comparable', async () => {
+    // Measured from the text's length: the 32 MiB are never decoded (outside attack, round 3, 6).
+    const past = Buffer.alloc(MAX_DECODED_BODY_BYTES + 1, 0x20);
+    const report = await replayHar(harOf(past, 'identity'));
+    expect(report.results[0]).toMatchObject({
+      outcome: 'not comparable',
+      reason: `the recorded answer body decodes (base64) to more than ${MAX_DECODED_BODY_BYTES} bytes, the most replay reads`,
+    });
+  });
+
+  it('a base64 body that is not compressed, within the bound, is compared decoded', async () => {
+    const answer = Buffer.from('[{"id":1,"serverId":12345,"name":"Newsletter"}]');
+    const report = await replayHar(harOf(answer, 'identity'), {
+      seed: { servers: [{ serverId: 12345, lists: [{ id: 1, name: 'Newsletter' }] }] },
+    });
+    expect(report.results[0]).toMatchObject({ outcome: 'match' });
+  });
+
   it('the bound is 32 MiB, as docs/fidelity.md says', () => {
     expect(MAX_DECODED_BODY_BYTES).toBe(32 * MiB);
   });
