@@ -103,7 +103,11 @@ const waits = Array.from({ length: 100 }, () =>
   waited.waitForRequest({ body: LATE }, { timeoutMs: 600_000 }).catch(() => undefined),
 );
 let refused = 0;
-for (const wait of waits) wait.then((entry) => entry === undefined && (refused += 1));
+for (const wait of waits) {
+  wait.then((entry) => {
+    if (entry === undefined) refused += 1;
+  });
+}
 results.putWith100CostlyWaits = await puts(waited);
 await new Promise((resolve) => setImmediate(resolve));
 results.waitsEndedEarly = refused;
