@@ -54,8 +54,8 @@ describe('recording an exchange never fails silently', () => {
 
   it('a recording that throws keeps a minimal entry with a note; later requests are recorded whole', async () => {
     const { redactor } = inside(fake);
-    const original = redactor.record.bind(redactor);
-    redactor.record = () => {
+    const original = redactor.requestHeaders.bind(redactor);
+    redactor.requestHeaders = () => {
       throw new Error('a bug');
     };
     let status = 0;
@@ -64,7 +64,7 @@ describe('recording an exchange never fails silently', () => {
       status = (await call(fake, 'PUT', 'lists/999/contacts?secret=x', { body })).status;
       expect(status).toBe(404);
     } finally {
-      redactor.record = original;
+      redactor.requestHeaders = original;
     }
     await call(fake, 'GET', 'lists?after=1');
     const [failed, whole] = fake.requests();

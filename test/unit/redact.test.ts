@@ -319,3 +319,37 @@ describe('a body whose secrets shorten the kept part', () => {
     }
   });
 });
+
+describe('an answer sent again', () => {
+  it('is not scanned again under the same secrets, and is scanned again when they change', () => {
+    const { redactor, change } = redactorOf([KEY]);
+    const answer = JSON.stringify({ name: 'Newsletter', note: 'Other-Key_0099 comes later' });
+    expect(redactor.body(answer)).toBe(answer);
+    expect(redactor.body(answer)).toBe(answer);
+    // The same text, as a copy the fake built again: clean under the same secrets.
+    expect(redactor.body(`${answer}`)).toBe(answer);
+    // A key added since holds in the answer remembered as clean: it is found.
+    change([KEY, 'Other-Key_0099']);
+    expect(redactor.body(answer)).toBe(
+      JSON.stringify({ name: 'Newsletter', note: `${REDACTED} comes later` }),
+    );
+  });
+
+  it('remembers a clean answer only: one holding a key is redacted every time', () => {
+    const { redactor } = redactorOf([KEY]);
+    const leaking = `{"echo":"${KEY}"}`;
+    for (let round = 0; round < 3; round += 1) {
+      expect(redactor.body(leaking)).toBe(`{"echo":"${REDACTED}"}`);
+    }
+  });
+
+  it('forgets a clean answer once another one is sent', () => {
+    const { redactor, change } = redactorOf([KEY]);
+    const first = '{"a":"Other-Key_0099"}';
+    const second = '{"b":2}';
+    expect(redactor.body(first)).toBe(first);
+    expect(redactor.body(second)).toBe(second);
+    change([KEY, 'Other-Key_0099']);
+    expect(redactor.body(first)).toBe(`{"a":"${REDACTED}"}`);
+  });
+});

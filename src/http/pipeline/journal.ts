@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
-import type { Headers } from '../../control/journal.js';
+import type { Headers, JournalRecord } from '../../control/journal.js';
 import type { Core } from '../../core.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
@@ -51,6 +51,7 @@ export interface JournalHooks {
 }
 
 const NO_HEADERS: Headers = {};
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** The note of an entry whose recording failed: only what holds no secret was kept. */
 export const RECORD_FAILED =
   'The journal could not record this exchange whole (a bug in the fake): only the method, path and status are kept.';
@@ -66,26 +67,32 @@ export function journalHooks(core: Core): JournalHooks {
   ) => {
     request.journalPending = false;
     try {
-      // Redacted before it is kept: no key or token is ever held by the journal.
-      const query = request.query as Record<string, string | string[]>;
-      const { query: redactedQuery, ...facts } = redactor.record({
+      // Redacted before it is kept: no key or token is ever held by the journal. One object per
+      // exchange, built once: this runs on every request, and copies of it showed in profiles.
+      const { url } = request;
+      const facts: Mutable<JournalRecord> = {
         arrived: request.arrived,
         durationMs: reply.elapsedTime,
         protocol: request.protocol,
         method: request.method,
-        url: request.url,
-        query,
+        url: redactor.url(url),
         serverId: request.tenant?.serverId,
         operation: request.operation?.operationId ?? operationOf(request),
         format: responseTypeOf(request).format,
         status,
         fault: request.fault ?? undefined,
-        requestHeaders: request.headers,
+        requestHeaders: redactor.requestHeaders(request.headers),
         responseHeaders,
-      });
+      };
+      // The query is parsed again from the redacted URL on read; parameters are kept only when
+      // redacting them found what the URL's did not (an entry holds no object per parameter).
+      if (url.includes('?')) {
+        const query = request.query as Record<string, string | string[]>;
+        const redacted = redactor.query(query);
+        if (redacted !== query) facts.query = redacted;
+      }
       journal.record(
-        // The query is parsed again from the URL on read: only a redacted one is kept.
-        redactedQuery === query ? facts : { ...facts, query: redactedQuery },
+        facts,
         redactor.body(request.rawBody ?? undefined),
         redactor.body(responseBody),
       );
