@@ -217,6 +217,31 @@ describe('compileSecrets', () => {
     expect(text.any.test('x ab y')).toBe(false);
   });
 
+  it('with many secrets, finds a form of exactly the shortest length, even alone', () => {
+    const secrets = [...Array.from({ length: 20 }, (_, i) => `secret-number-${i}-x`), 'Six6ix'];
+    const { text } = compileSecrets(secrets)!;
+    expect(text.any.test('Six6ix')).toBe(true);
+    expect(text.any.test('Six6i')).toBe(false);
+  });
+
+  it('a secret without a URL form measures its longest form among the others', () => {
+    // A lone surrogate has no URL form; its JSON escape and its base64 are 12 characters long.
+    expect(compileSecrets(['ab\ud800cdef'])!.longest).toBe('ab\\ud800cdef'.length);
+  });
+
+  it('searches the base64 of a key only when the run is at least the minimum long', () => {
+    // A 5-character key (allowed with minLength 5) gives base64 runs of exactly 6: searched.
+    const five = compileSecrets(['k3y-5'], 5)!;
+    expect(replaceAll(`Basic ${Buffer.from('k3y-5').toString('base64')}`, five.text)).toBe(
+      `Basic ${REDACTED}`,
+    );
+    // A 3-character key's base64 runs are 4 or fewer: they would match any base64, so they are
+    // not searched, and its longest form is the key itself.
+    const three = compileSecrets(['abc'], 3)!;
+    expect(three.longest).toBe(3);
+    expect(three.text.any.test(Buffer.from('abc').toString('base64'))).toBe(false);
+  });
+
   it('with few secrets, uses one regular expression', () => {
     expect(compileSecrets(['Secr3t-Key'])!.text.any).toBeInstanceOf(RegExp);
   });
