@@ -133,6 +133,42 @@ describe('a body nothing read, arriving late over a real socket', () => {
     expect(fake.requests()[0]?.request.bodySize).toBe(LIMIT);
   });
 
+  it('a 401 waits for a chunked body too, and journals it whole', async () => {
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    connection.write(
+      head('PUT', '/marketing/v1/lists/1/contacts', {
+        authorization: basic(SERVER_ID, 'wrong-key'),
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      }) + chunk(body.slice(0, 100)),
+    );
+    await pause(50);
+    connection.write(`${chunk(body.slice(100))}0\r\n\r\n`);
+    expect((await connection.response())?.status).toBe(401);
+    expect(fake.requests()[0]?.request.body).toEqual(JSON.parse(body));
+  });
+
+  it('a 401 reads a body past the limit to its end but keeps no more than about the limit', async () => {
+    // Chunked: a length declared over the limit is not waited for (above).
+    const size = 3 * LIMIT;
+    connection.write(
+      head('PUT', '/marketing/v1/lists/1/contacts', {
+        authorization: basic(SERVER_ID, 'wrong-key'),
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      }),
+    );
+    connection.write(`${size.toString(16)}\r\n${'x'.repeat(size)}\r\n0\r\n\r\n`);
+    expect((await connection.response())?.status).toBe(401);
+    // The connection is still in step: the next request on it is answered.
+    connection.write(listsRequest);
+    expect((await connection.response())?.status).toBe(200);
+    // What was held: the limit and at most the one socket read that crossed it.
+    const kept = fake.requests()[0]?.request.bodySize ?? 0;
+    expect(kept).toBeGreaterThanOrEqual(LIMIT);
+    expect(kept).toBeLessThan(2 * LIMIT);
+  });
+
   it('without a journal, a 401 does not wait for a body that is not sent', async () => {
     await fake.close();
     fake = await makeFake({ journalSize: 0 });
