@@ -320,6 +320,17 @@ describe('a body whose secrets shorten the kept part', () => {
   });
 });
 
+describe('repeated headers', () => {
+  it('are redacted when every value holds a key, and kept as the very array when none does', () => {
+    const { redactor } = redactorOf([KEY]);
+    const all = redactor.record(record({ requestHeaders: { 'x-key': [KEY, `a${KEY}`] } }));
+    expect(all.requestHeaders['x-key']).toEqual([REDACTED, `a${REDACTED}`]);
+    const clean = record({ requestHeaders: { accept: ['a/b', 'c/d'], 'x-key': KEY } });
+    const redacted = redactor.record(clean);
+    expect(redacted.requestHeaders.accept).toBe(clean.requestHeaders.accept);
+  });
+});
+
 describe('a body whose secrets shorten the kept part past the whole scan window', () => {
   it('scans again until the kept bytes hold no piece of a secret', () => {
     // The first scan reaches the limit plus the widest escaped spelling of the longest form (11
