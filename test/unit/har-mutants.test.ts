@@ -95,7 +95,8 @@ describe('toHarEntry', () => {
     expect(har.request).not.toHaveProperty('postData');
     expect(har.request.bodySize).toBe(0);
     expect(har.response.statusText).toBe('');
-    expect(har.response.content).toEqual({ size: 0, mimeType: '' });
+    // Strict: no `text` key at all (HAR's text is optional), not one holding undefined.
+    expect(har.response.content).toStrictEqual({ size: 0, mimeType: '' });
     // No answer at all: HAR says -1 for a size it cannot know.
     expect(har.response.bodySize).toBe(-1);
     expect(har._fault).toBe('reset');

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   Journal,
@@ -80,6 +81,17 @@ describe('the ring buffer', () => {
     journal.record(facts({ method: 'PUT' }));
     expect(journal.entries({ method: 'PUT' }).map((e) => e.id)).toEqual([2]);
     expect([...journal.select()].map((e) => e.id)).toEqual([1, 2]);
+  });
+
+  it('filters and waits by path without the query string', async () => {
+    const journal = new Journal(5, 100);
+    journal.record(facts({ url: '/marketing/v1/lists?count=2' }));
+    journal.record(facts({ url: '/marketing/v1/content?lists=1' }));
+    expect(journal.entries({ path: '/lists' }).map((e) => e.id)).toEqual([1]);
+    await expect(journal.waitFor({ path: '/content' }, 1000)).resolves.toMatchObject({ id: 2 });
+    const waiting = journal.waitFor({ path: '/customfields' }, 5000);
+    journal.record(facts({ url: '/marketing/v1/customfields?x=/y' }));
+    await expect(waiting).resolves.toMatchObject({ id: 3, path: '/marketing/v1/customfields' });
   });
 });
 
@@ -266,6 +278,23 @@ describe('waits', () => {
     journal.record(facts({ method: 'PUT' }));
     await expect(taken).resolves.toMatchObject({ id: 1 });
     for (const wait of waits.slice(1)) expect(await wait).toMatchObject({ id: 1 });
+  });
+
+  it('leave no listener on the signal of their caller once they end, however they end', async () => {
+    // One long-lived signal for many waits (a test's own): listeners must not pile up on it.
+    const journal = new Journal(5, 100);
+    const { signal } = new AbortController();
+    const answered = journal.waitFor({ method: 'PUT' }, 60_000, signal);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    journal.record(facts({ method: 'PUT' }));
+    await answered;
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    await journal.waitFor({ method: 'POST' }, 5, signal).catch(() => undefined);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const cancelled = journal.waitFor({ method: 'POST' }, 60_000, signal).catch(() => undefined);
+    journal.cancelWaits();
+    await cancelled;
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('refuse an already aborted signal', async () => {

@@ -320,6 +320,33 @@ describe('a body whose secrets shorten the kept part', () => {
   });
 });
 
+describe('repeated headers', () => {
+  it('are redacted when every value holds a key, and kept as the very array when none does', () => {
+    const { redactor } = redactorOf([KEY]);
+    const all = redactor.record(record({ requestHeaders: { 'x-key': [KEY, `a${KEY}`] } }));
+    expect(all.requestHeaders['x-key']).toEqual([REDACTED, `a${REDACTED}`]);
+    const clean = record({ requestHeaders: { accept: ['a/b', 'c/d'], 'x-key': KEY } });
+    const redacted = redactor.record(clean);
+    expect(redacted.requestHeaders.accept).toBe(clean.requestHeaders.accept);
+  });
+});
+
+describe('a body whose secrets shorten the kept part past the whole scan window', () => {
+  it('scans again until the kept bytes hold no piece of a secret', () => {
+    // The first scan reaches the limit plus the widest escaped spelling of the longest form (11
+    // characters a character): with long secrets, each replacement shortens the body by about a
+    // secret's length, and sixteen of them pull a secret that straddled the window's end into
+    // the first `limit` bytes.
+    const limit = 200;
+    const long = `Secr3t-${'abcdefghij'.repeat(19)}-end`;
+    const { redactor } = redactorOf([long], limit);
+    const body = `${long.repeat(20)}${'.'.repeat(100)}`;
+    for (const form of [body, Buffer.from(body)]) {
+      expect(redactor.body(form).toString().slice(0, limit)).toBe(REDACTED.repeat(20));
+    }
+  });
+});
+
 describe('an answer sent again', () => {
   it('is not scanned again under the same secrets, and is scanned again when they change', () => {
     const { redactor, change } = redactorOf([KEY]);

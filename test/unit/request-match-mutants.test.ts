@@ -116,6 +116,8 @@ describe('parseRequestMatch', () => {
     [{ method: 'x GET' }, 'match.method must be an HTTP method such as "GET".'],
     [{ method: 'GET ' }, 'match.method must be an HTTP method such as "GET".'],
     [{ method: 5 }, 'match.method must be an HTTP method such as "GET".'],
+    // An array whose text passes the pattern: refused for its type, not a TypeError later.
+    [{ method: ['GET'] }, 'match.method must be an HTTP method such as "GET".'],
     [
       { path: 'lists' },
       'match.path must be a glob that starts with "/", such as "/lists/*/contacts".',

@@ -43,6 +43,9 @@ describe('decodeEscapes', () => {
     ['\\u007f', '\u007f'],
     ['\\ud83d\\ude00', '😀'],
     ['\\uD83D\\uDE00', '😀'],
+    // The first and last high surrogates start a pair too.
+    ['\\ud800\\udc00', '\u{10000}'],
+    ['\\udbff\\udfff', '\u{10ffff}'],
     ['\\ud83d', '\\ud83d'],
     ['\\uDBFF', '\\udbff'],
     ['\\u0041\\udc00', 'A\\udc00'],
@@ -192,6 +195,53 @@ describe('compileSecrets', () => {
     expect(replaceAll(`[${secrets[7]}]`, text)).toBe(`[${REDACTED}]`);
   });
 
+  it('takes a secret that starts with another whole, whichever is given first', () => {
+    for (const secrets of [
+      ['Secr3t-Key', 'Secr3t-Key-Longer'],
+      ['Secr3t-Key-Longer', 'Secr3t-Key'],
+    ]) {
+      const { text, wire } = compileSecrets(secrets)!;
+      expect(replaceAll('a Secr3t-Key-Longer b', text)).toBe(`a ${REDACTED} b`);
+      expect(replaceAll('a Secr3t-Key-Longer b', wire)).toBe(`a ${REDACTED} b`);
+      expect(replaceAll('a Secr3t-Key b', text)).toBe(`a ${REDACTED} b`);
+    }
+  });
+
+  it('with many secrets, still finds one shorter than the usual minimum', () => {
+    // verify's own key may be short; among more than 48 forms it must still be found.
+    const secrets = [...Array.from({ length: 20 }, (_, i) => `secret-number-${i}-x`), 'abc'];
+    const { text } = compileSecrets(secrets, 3)!;
+    expect(text.any.test('x abc y')).toBe(true);
+    expect(text.any.test('abc')).toBe(true);
+    expect(replaceAll('x abc y', text)).toBe(`x ${REDACTED} y`);
+    expect(text.any.test('x ab y')).toBe(false);
+  });
+
+  it('with many secrets, finds a form of exactly the shortest length, even alone', () => {
+    const secrets = [...Array.from({ length: 20 }, (_, i) => `secret-number-${i}-x`), 'Six6ix'];
+    const { text } = compileSecrets(secrets)!;
+    expect(text.any.test('Six6ix')).toBe(true);
+    expect(text.any.test('Six6i')).toBe(false);
+  });
+
+  it('a secret without a URL form measures its longest form among the others', () => {
+    // A lone surrogate has no URL form; its JSON escape and its base64 are 12 characters long.
+    expect(compileSecrets(['ab\ud800cdef'])!.longest).toBe('ab\\ud800cdef'.length);
+  });
+
+  it('searches the base64 of a key only when the run is at least the minimum long', () => {
+    // A 5-character key (allowed with minLength 5) gives base64 runs of exactly 6: searched.
+    const five = compileSecrets(['k3y-5'], 5)!;
+    expect(replaceAll(`Basic ${Buffer.from('k3y-5').toString('base64')}`, five.text)).toBe(
+      `Basic ${REDACTED}`,
+    );
+    // A 3-character key's base64 runs are 4 or fewer: they would match any base64, so they are
+    // not searched, and its longest form is the key itself.
+    const three = compileSecrets(['abc'], 3)!;
+    expect(three.longest).toBe(3);
+    expect(three.text.any.test(Buffer.from('abc').toString('base64'))).toBe(false);
+  });
+
   it('with few secrets, uses one regular expression', () => {
     expect(compileSecrets(['Secr3t-Key'])!.text.any).toBeInstanceOf(RegExp);
   });
@@ -222,6 +272,11 @@ describe('redactForms', () => {
     // A break not followed by base64 stays.
     expect(redactForms(`${encoded.slice(0, 30)}\n-`, compiled.text, false)).toBe(
       `${encoded.slice(0, 30)}\n-`,
+    );
+    // Exactly 16 base64 characters before the break: a block, joined.
+    const aligned = Buffer.from(`${'x'.repeat(9)}Secr3t-Key${'y'.repeat(9)}`).toString('base64');
+    expect(redactForms(`${aligned.slice(0, 16)}\n${aligned.slice(16)}`, compiled.text, false)).toBe(
+      REDACTED,
     );
     // Fewer than 16 base64 characters before the break: no block, the lines stay.
     const short = 'abc\nSecr3t';
