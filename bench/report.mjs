@@ -2,6 +2,9 @@
 
 const ok = (pass) => (pass ? 'met' : '**missed**');
 
+/** fake / bare: issue 15 asks 0.90 of the bare server for GET /lists; add by email does strictly more work than the floor (it validates, looks up and writes), and keeps the earlier 0.85. */
+const BARE_TARGETS = { listsJson: 0.9, listsXml: 0.9, addByEmail: 0.85 };
+
 function row(cells) {
   return `| ${cells.join(' | ')} |`;
 }
@@ -47,7 +50,7 @@ export function renderResults({
       'fake req/s',
       'bare req/s',
       'fake / bare',
-      'target ≥ 0.85',
+      'target',
       'fake p50 / p99 ms',
       'bare p50 / p99 ms',
       'rounds (fake; bare)',
@@ -63,7 +66,7 @@ export function renderResults({
         fake.rps,
         bare.rps,
         ratio.toFixed(2),
-        ok(ratio >= 0.85),
+        `≥ ${BARE_TARGETS[scenario].toFixed(2)}: ${ok(ratio >= BARE_TARGETS[scenario])}`,
         `${fake.p50} / ${fake.p99}`,
         `${bare.p50} / ${bare.p99}`,
         `${fake.rounds.join(', ')}; ${bare.rounds.join(', ')}`,
