@@ -380,3 +380,52 @@ describe('an answer sent again', () => {
     expect(redactor.body(first)).toBe(`{"a":"${REDACTED}"}`);
   });
 });
+
+describe('a key that is not ASCII, behind escapes', () => {
+  // Headers and the URL arrive as bytes read as latin1 (a percent escape is one byte); query
+  // values and the fake's own answers are decoded text (an escape is one character).
+  const WIDE = 'Schlüssel-Ключ_42';
+  const { redactor } = redactorOf([WIDE]);
+  const jsonEscaped = [...WIDE]
+    .map((c) =>
+      c.charCodeAt(0) > 0x7e ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c,
+    )
+    .join('');
+
+  it('is redacted in a header and the URL, percent-encoded as UTF-8 bytes', () => {
+    const encoded = encodeURIComponent(WIDE);
+    expect(redactor.url(`/marketing/v1/lists/${encoded}?x=1`)).toBe(
+      `/marketing/v1/lists/${REDACTED}?x=1`,
+    );
+    const headers = redactor.requestHeaders({ 'x-api-key': `k=${encoded}` });
+    expect(headers['x-api-key']).toBe(`k=${REDACTED}`);
+  });
+
+  it('is redacted in a header and the URL, JSON-escaped (\\u of each wide character)', () => {
+    const headers = redactor.requestHeaders({ 'x-note': `{"key":"${jsonEscaped}"}` });
+    expect(headers['x-note']).toBe(`{"key":"${REDACTED}"}`);
+    expect(redactor.url(`/marketing/v1/lists?q=${jsonEscaped}`)).toBe(
+      `/marketing/v1/lists?q=${REDACTED}`,
+    );
+  });
+
+  it('is redacted in a header sent as raw UTF-8 bytes (read as latin1)', () => {
+    const raw = Buffer.from(WIDE, 'utf8').toString('latin1');
+    expect(redactor.requestHeaders({ 'x-api-key': raw })['x-api-key']).toBe(REDACTED);
+  });
+
+  it('is redacted in a query value, as text and JSON-escaped', () => {
+    expect(redactor.query({ k: WIDE, n: '1' })).toEqual({ k: REDACTED, n: '1' });
+    const query = redactor.query({ q: `{"key":"${jsonEscaped}"}` });
+    expect(JSON.stringify(query)).not.toContain('u041a');
+    expect(query.q).toBe(`{"key":"${REDACTED}"}`);
+  });
+
+  it('is redacted in a query name, as text and JSON-escaped', () => {
+    expect(Object.keys(redactor.query({ [WIDE]: '1' }))).toEqual([REDACTED]);
+    expect(redactor.query({ n: '1', [`k${jsonEscaped}`]: '2' })).toEqual({
+      n: '1',
+      [`k${REDACTED}`]: '2',
+    });
+  });
+});
