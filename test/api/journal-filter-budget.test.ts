@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry, type JournalRecord } from '../../src/control/journal.js';
+import { Journal, type JournalEntry } from '../../src/control/journal.js';
 import {
   BODY_BYTES_PER_STEP,
   type CompiledFilter,
@@ -9,6 +9,7 @@ import {
 } from '../../src/control/journal-filter.js';
 import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
 import { call, useFake } from '../helpers/fake.js';
+import { addByEmailRecord } from '../helpers/journal-record.js';
 
 /**
  * The attacker's shapes (outside attack, round 2, finding 1): bodies of 2,000 small objects (just
@@ -68,20 +69,7 @@ function countingJournal() {
   return { journal: new Journal(1000, 64 * 1024, compile, () => clock.now), counter, clock };
 }
 
-const record = (): JournalRecord => ({
-  arrived: 0,
-  durationMs: 1,
-  protocol: 'http',
-  method: 'PUT',
-  url: '/marketing/v1/lists/1/contacts',
-  serverId: 1234,
-  operation: 'addToListByEmail',
-  format: 'json',
-  status: 200,
-  fault: undefined,
-  requestHeaders: {},
-  responseHeaders: {},
-});
+const record = addByEmailRecord;
 
 function filled(entries: number, body: unknown = bodyOf()) {
   const made = countingJournal();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry, type JournalRecord } from '../../src/control/journal.js';
+import { Journal, type JournalEntry } from '../../src/control/journal.js';
 import {
   BODY_BYTES_PER_STEP,
   type CompiledFilter,
@@ -10,6 +10,7 @@ import {
   PROPERTY_STEPS,
 } from '../../src/control/journal-filter.js';
 import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { addByEmailRecord } from '../helpers/journal-record.js';
 
 /**
  * The attacker's shapes (outside attack, round 3, finding 3): bodies that are objects of 6,000
@@ -33,20 +34,7 @@ function casings(name: string, count: number): string[] {
   );
 }
 
-const record = (): JournalRecord => ({
-  arrived: 0,
-  durationMs: 1,
-  protocol: 'http',
-  method: 'PUT',
-  url: '/marketing/v1/lists/1/contacts',
-  serverId: 1234,
-  operation: 'addToListByEmail',
-  format: 'json',
-  status: 200,
-  fault: undefined,
-  requestHeaders: {},
-  responseHeaders: {},
-});
+const record = addByEmailRecord;
 
 /**
  * A journal whose filters count the entries they test and the properties they read of each body

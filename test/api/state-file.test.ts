@@ -20,6 +20,7 @@ import {
   StateSaveError,
 } from '../../src/index.js';
 import { call, smallSeed } from '../helpers/fake.js';
+import { UNWRITABLE_STATE_FILES } from '../helpers/unwritable-state-files.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'fms-state-'));
 
@@ -116,29 +117,20 @@ describe('the stateFile option', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(state);
   });
 
-  it.each([
-    [
-      'in a folder that does not exist',
-      (folder: string) => join(folder, 'nope', 'state.json'),
-      'its folder does not exist',
-    ],
-    ['that is a folder', (folder: string) => folder, 'it is a folder'],
-    [
-      'under a file',
-      (folder: string) => join(folder, 'file.txt', 'state.json'),
-      'a part of its path is not a folder',
-    ],
-  ])('a state file %s is refused at creation, saying why', async (_, path, why) => {
-    const folder = dir();
-    writeFileSync(join(folder, 'file.txt'), 'x');
-    const file = path(folder);
-    const created = createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
-    await expect(created).rejects.toThrow(InvalidOptionError);
-    await expect(createFakeMarketingServer({ seed: smallSeed(), stateFile: file })).rejects.toThrow(
-      `stateFile ${file} cannot be written: ${why}.`,
-    );
-    expect(readdirSync(folder).sort()).toEqual(['file.txt']);
-  });
+  it.each(UNWRITABLE_STATE_FILES)(
+    'a state file %s is refused at creation, saying why',
+    async (_, path, why) => {
+      const folder = dir();
+      writeFileSync(join(folder, 'file.txt'), 'x');
+      const file = path(folder);
+      const created = createFakeMarketingServer({ seed: smallSeed(), stateFile: file });
+      await expect(created).rejects.toThrow(InvalidOptionError);
+      await expect(
+        createFakeMarketingServer({ seed: smallSeed(), stateFile: file }),
+      ).rejects.toThrow(`stateFile ${file} cannot be written: ${why}.`);
+      expect(readdirSync(folder).sort()).toEqual(['file.txt']);
+    },
+  );
 
   it('temporary files of killed saves are removed at start and by the next save; live ones kept', async () => {
     const folder = dir();

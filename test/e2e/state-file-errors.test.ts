@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
 import { send } from '../helpers/request.js';
+import { UNWRITABLE_STATE_FILES } from '../helpers/unwritable-state-files.js';
 
 const running: RunningCli[] = [];
 function run(args: string[]) {
@@ -19,28 +20,19 @@ const dir = () => mkdtempSync(join(tmpdir(), 'fms-state-cli-'));
 const isRoot = process.getuid?.() === 0;
 
 describe('the sandbox with a --state-file it cannot write', () => {
-  it.each([
-    [
-      'in a folder that does not exist',
-      (folder: string) => join(folder, 'nope', 'state.json'),
-      'its folder does not exist',
-    ],
-    ['that is a folder', (folder: string) => folder, 'it is a folder'],
-    [
-      'under a file',
-      (folder: string) => join(folder, 'file.txt', 'state.json'),
-      'a part of its path is not a folder',
-    ],
-  ])('a state file %s: exit 2 at start naming the flag and the path', async (_, path, why) => {
-    const folder = dir();
-    writeFileSync(join(folder, 'file.txt'), 'x');
-    const file = path(folder);
-    const cli = run(['--http', '--port', '0', '--state-file', file]);
-    const { code, stderr } = await cli.exited;
-    expect(code).toBe(2);
-    expect(stderr).toContain(`--state-file ${file} cannot be written: ${why}.`);
-    expect(cli.output()).not.toContain('Press Ctrl+C');
-  });
+  it.each(UNWRITABLE_STATE_FILES)(
+    'a state file %s: exit 2 at start naming the flag and the path',
+    async (_, path, why) => {
+      const folder = dir();
+      writeFileSync(join(folder, 'file.txt'), 'x');
+      const file = path(folder);
+      const cli = run(['--http', '--port', '0', '--state-file', file]);
+      const { code, stderr } = await cli.exited;
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--state-file ${file} cannot be written: ${why}.`);
+      expect(cli.output()).not.toContain('Press Ctrl+C');
+    },
+  );
 
   // Attack 3, finding 7: /proc exists, but no file can be made in it (ENOENT all the same).
   it.runIf(process.platform === 'linux')(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalRecord } from '../../src/control/journal.js';
+import { Journal } from '../../src/control/journal.js';
 import { type CutBody, keep } from '../../src/control/journal-body.js';
+import { addByEmailRecord } from '../helpers/journal-record.js';
 
 /**
  * Outside attack, round 2, finding 12: a request body of 2-byte characters cut at 65,536 bytes
@@ -9,20 +10,7 @@ import { type CutBody, keep } from '../../src/control/journal-body.js';
  */
 const MARKER = '…[truncated';
 
-const record = (): JournalRecord => ({
-  arrived: 0,
-  durationMs: 1,
-  protocol: 'http',
-  method: 'PUT',
-  url: '/marketing/v1/lists/1/contacts',
-  serverId: 1234,
-  operation: 'addToListByEmail',
-  format: 'json',
-  status: 200,
-  fault: undefined,
-  requestHeaders: {},
-  responseHeaders: {},
-});
+const record = addByEmailRecord;
 
 /** The text the journal shows of a body cut at `limit`, without its marker. */
 function shown(body: string, limit: number, as: 'buffer' | 'string') {
