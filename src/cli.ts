@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { tlsPairProblem } from './cli/tls-files.js';
 import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
-import { unwritableFileProblem } from './files.js';
+import { readTextFile, unwritableFileProblem } from './files.js';
 import type { FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
 
@@ -31,7 +31,7 @@ function fail(message: string, code: number): never {
 
 function readPem(file: string, flag: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch (error) {
     return fail(`cannot read ${flag} ${file}: ${(error as Error).message}`, EXIT_USAGE);
   }

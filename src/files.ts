@@ -3,12 +3,23 @@ import { basename, dirname, join } from 'node:path';
 import { SeedError } from './domain/errors.js';
 import type { Seed } from './domain/seed-types.js';
 
+/**
+ * A file's text. Only a regular file is read: a device (`/dev/zero`), a FIFO or a socket given by
+ * mistake may never end, and reading one would take all memory instead of an answer.
+ */
+export function readTextFile(file: string): string {
+  if (!statSync(file).isFile()) {
+    throw new Error('it is not a regular file (a device, a FIFO, a socket or a folder)');
+  }
+  return readFileSync(file, 'utf8');
+}
+
 /** Reads a seed given as a file path; objects pass through. */
 export function loadSeed(seed: Seed | string): unknown {
   if (typeof seed !== 'string') return seed;
   let text: string;
   try {
-    text = readFileSync(seed, 'utf8');
+    text = readTextFile(seed);
   } catch (error) {
     throw new SeedError('', `cannot read seed file ${seed}: ${(error as Error).message}`);
   }

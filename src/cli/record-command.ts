@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readTextFile } from '../files.js';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
 import { UsageError } from './args.js';
 
@@ -34,7 +35,7 @@ const OPTIONS = {
 
 function readCa(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch (error) {
     throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
   }

@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SeedError } from '../domain/errors.js';
+import { readTextFile } from '../files.js';
 import { HarInputError } from '../replay/har-input.js';
 import { ReplayCannotRunError, replayHar } from '../replay/replay.js';
 import { replayReportJunit, replayReportText } from '../replay/report.js';
@@ -58,7 +59,7 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
     throw new UsageError('--reporter is text or junit.');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }

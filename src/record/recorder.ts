@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import {
   Agent as HttpAgent,
   type IncomingMessage,
@@ -10,6 +10,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { toHarEntry } from '../control/har.js';
 import { journalEntryOf } from '../control/journal.js';
 import { Redactor } from '../control/redact.js';
+import { readTextFile } from '../files.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
 import { type Exchange, forward, parseUpstream, type Upstream } from './forward.js';
@@ -135,7 +136,7 @@ async function closeRecorder(
 function previousEntries(out: string): unknown[] {
   if (!existsSync(out)) return [];
   try {
-    const har = JSON.parse(readFileSync(out, 'utf8')) as { log?: { entries?: unknown } };
+    const har = JSON.parse(readTextFile(out)) as { log?: { entries?: unknown } };
     if (Array.isArray(har.log?.entries)) return har.log.entries;
   } catch {
     // Reported below: an unreadable or foreign file is never overwritten.
