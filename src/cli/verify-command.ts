@@ -2,7 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
 import { importSeed } from '../verify/import.js';
-import { reportJunit, reportText, verifyPlan, verifyService } from '../verify/verify.js';
+import {
+  checkTarget,
+  reportJunit,
+  reportText,
+  verifyPlan,
+  verifyService,
+} from '../verify/verify.js';
 import { UsageError } from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
 import { verifyRecorded } from './verify-har.js';
@@ -69,6 +75,12 @@ function target(values: Record<string, string | boolean | undefined>, env: NodeJ
     throw new UsageError('--server-id is required: the server id, a number.');
   }
   if (!key) throw new UsageError('--key (or FMS_VERIFY_KEY) is required.');
+  try {
+    checkTarget({ baseUrl, serverId: Number(serverId), key }, '--base-url');
+  } catch (error) {
+    if (error instanceof InvalidOptionError) throw new UsageError(error.message);
+    throw error;
+  }
   const ca = typeof values.ca === 'string' ? readCa(values.ca) : undefined;
   return { baseUrl, serverId: Number(serverId), key, ...(ca ? { ca } : {}) };
 }

@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
 import { preflight } from '../verify/preflight.js';
-import { type VerifyOptions, type VerifyReport, verifyService } from '../verify/verify.js';
+import {
+  keyHider,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyService,
+} from '../verify/verify.js';
 import { UsageError } from './args.js';
 
 /**
@@ -27,7 +32,9 @@ export async function verifyRecorded(
       ...(options.ca ? { ca: options.ca } : {}),
     });
   } catch (error) {
-    if (error instanceof RecorderOptionError) throw new UsageError(`--har: ${error.message}`);
+    // The recorder's upstream is verify's --base-url: its messages name that flag.
+    if (error instanceof RecorderOptionError)
+      throw new UsageError(`--har: ${error.message.replaceAll('--upstream', '--base-url')}`);
     throw error;
   }
   let report: VerifyReport;
@@ -37,5 +44,8 @@ export async function verifyRecorded(
   } finally {
     await recorder.close();
   }
-  return { report: { ...report, baseUrl: options.baseUrl }, recorded: recorder.entries };
+  return {
+    report: { ...report, baseUrl: keyHider(options.key)(options.baseUrl) },
+    recorded: recorder.entries,
+  };
 }

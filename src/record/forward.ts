@@ -32,7 +32,7 @@ export interface Upstream {
  * What a message may show of an `--upstream` that is no URL: the host part, never credentials
  * (all up to the last `@`), a path, a query or a fragment.
  */
-function shownText(text: string): string {
+export function shownText(text: string): string {
   const address = text.replace(/[?#][\s\S]*$/, '');
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(address)?.[0] ?? '';
   const rest = address.slice(scheme.length);

@@ -2,6 +2,7 @@ import { InvalidOptionError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
 import { send, type Target } from './http-client.js';
+import { checkTarget, keyHider } from './verify.js';
 
 /** Options of {@link importSeed}. */
 export interface ImportOptions extends Target {
@@ -12,9 +13,9 @@ export interface ImportOptions extends Target {
 async function getJson<T>(target: Target, path: string): Promise<T> {
   const answer = await send(target, { method: 'GET', path, accept: 'application/json' });
   if (answer.status !== 200) {
-    throw new InvalidOptionError(
-      `GET ${path} answered ${answer.status}: ${answer.body.slice(0, 200)}`,
-    );
+    // Hidden whole, before it is cut: a server may quote the path, and with it a key put there.
+    const body = keyHider(target.key)(answer.body);
+    throw new InvalidOptionError(`GET ${path} answered ${answer.status}: ${body.slice(0, 200)}`);
   }
   return JSON.parse(answer.body) as T;
 }
@@ -24,6 +25,7 @@ async function getJson<T>(target: Target, path: string): Promise<T> {
  * The API cannot list contacts, so the seed has none.
  */
 export async function importSeed(options: ImportOptions): Promise<Seed> {
+  checkTarget(options);
   const lists = await getJson<{ id: number; name: string }[]>(options, '/lists');
   const fields = await getJson<{ customFieldNameId: number; name: string }[]>(
     options,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js';
 import { secretHider } from '../control/hide-secrets.js';
 import { InvalidOptionError } from '../domain/errors.js';
+import { shownText } from '../record/forward.js';
 import {
   type AnswerShown,
   type Check,
@@ -63,7 +64,14 @@ export interface VerifyReport {
   exitCode: number;
 }
 
-function checkTarget(options: VerifyOptions): void {
+/**
+ * Refuses a target verify and import cannot use: a base URL that is no http(s) URL or that holds
+ * credentials (`user:key@`, also mis-typed `http:/user:key@`: URL parsers read it the same), a
+ * missing server id or key. Messages name the option as `name` (the CLI's `--base-url`) and never
+ * repeat a key: the text is shown as its origin only, with the key taken out.
+ */
+export function checkTarget(options: Target, name = 'baseUrl'): void {
+  const hide = keyHider(typeof options.key === 'string' ? options.key : '');
   let url: URL | undefined;
   try {
     url = new URL(options.baseUrl);
@@ -72,7 +80,12 @@ function checkTarget(options: VerifyOptions): void {
   }
   if (!url || !['http:', 'https:'].includes(url.protocol)) {
     throw new InvalidOptionError(
-      `baseUrl must be an http(s) URL such as https://host/marketing/v1, got ${JSON.stringify(options.baseUrl)}`,
+      `${name} must be an http(s) URL such as https://host/marketing/v1, got '${hide(shownText(String(options.baseUrl)))}'`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new InvalidOptionError(
+      `${name} must not hold credentials (user:key@): the key goes in --key or FMS_VERIFY_KEY (key from TypeScript), and is sent as Basic authentication. Give the address alone, e.g. '${url.origin}${hide(url.pathname)}'.`,
     );
   }
   if (!Number.isInteger(options.serverId) || options.serverId < 1) {
@@ -124,7 +137,7 @@ function throwawayNames() {
  * behind escapes): the same mechanism (control/redact.ts), with this key as its one secret, of
  * any length.
  */
-function keyHider(key: string): (text: string) => string {
+export function keyHider(key: string): (text: string) => string {
   return secretHider([key], 1);
 }
 
@@ -217,10 +230,12 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
   const checks = selected(options.allowWrites === true, options.only);
   const leftBehind: string[] = [];
   const results: CheckResult[] = [];
-  const couldNotRun = await preflight(options);
+  const hide = keyHider(options.key);
+  // A key anywhere in the base URL (query, fragment, path) or in what preflight quotes is hidden.
+  const problem = await preflight(options);
+  const couldNotRun = problem && { problem: hide(problem.problem), fix: hide(problem.fix) };
   if (!couldNotRun) {
     const run = throwawayNames();
-    const hide = keyHider(options.key);
     for (const check of checks) {
       results.push(await runCheck(check, options, run, leftBehind, hide));
     }
@@ -230,7 +245,7 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
   const failed = count('fail');
   const errors = count('error');
   return {
-    baseUrl: options.baseUrl,
+    baseUrl: hide(options.baseUrl),
     serverId: options.serverId,
     results,
     passed: count('pass'),
