@@ -13,7 +13,12 @@ import { parseRequestFilter, type RequestFilter } from './control/journal-filter
 import { PendingRequests } from './control/pending.js';
 import { Redactor } from './control/redact.js';
 import { InvalidOptionError, StateError, StateSaveError } from './domain/errors.js';
-import { DEFAULT_MAX_CONTACTS, isWholeNumber } from './domain/rules.js';
+import {
+  ADMIN_TOKEN_RULE,
+  DEFAULT_MAX_CONTACTS,
+  isAdminToken,
+  isWholeNumber,
+} from './domain/rules.js';
 import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
@@ -130,8 +135,8 @@ export class Core {
     if (clock !== undefined && typeof clock !== 'function') {
       throw new InvalidOptionError('clock must be a function returning a Date');
     }
-    if (adminToken !== undefined && (typeof adminToken !== 'string' || adminToken.length === 0)) {
-      throw new InvalidOptionError('adminToken must be a non-empty string');
+    if (adminToken !== undefined && !isAdminToken(adminToken)) {
+      throw new InvalidOptionError(ADMIN_TOKEN_RULE);
     }
     const { allowedHosts = [] } = options;
     if (!Array.isArray(allowedHosts) || !allowedHosts.every(isHostPattern)) {

@@ -46,6 +46,19 @@ export function isServerKey(value: unknown): value is string {
 /** Why {@link isServerKey} refuses a key, for messages. */
 export const SERVER_KEY_RULE = `1 to ${MAX_KEY_LENGTH} characters without control characters (C0, DEL, C1), U+2028, U+2029 or lone surrogates`;
 
+/**
+ * An admin token travels in an `Authorization: Bearer` header (or the inspector's `?token=`): only
+ * printable ASCII can be sent there as it is, so a token with a line break or a space, which no
+ * client could send, would lock the control API for good.
+ */
+export function isAdminToken(value: unknown): value is string {
+  return typeof value === 'string' && /^[\x21-\x7e]{1,1024}$/.test(value);
+}
+
+/** Why {@link isAdminToken} refuses a token, for messages. */
+export const ADMIN_TOKEN_RULE =
+  'adminToken must be 1 to 1024 printable ASCII characters, without spaces or control characters (it is sent in an Authorization header)';
+
 /** Default contact cap of a server whose seed sets none. */
 export const DEFAULT_MAX_CONTACTS = 10_000;
 

@@ -233,6 +233,10 @@ describe('the sandbox CLI', () => {
     [['--http', '--ca-out', 'x.pem'], '--ca-out writes the generated certificate'],
     [['--host', '0.0.0.0'], 'not a loopback address'],
     [['--admin-token', ''], '--admin-token must not be empty'],
+    // No client could send these in an Authorization header: the control API would be locked.
+    [['--admin-token', 'a\nb'], 'adminToken must be 1 to 1024 printable ASCII characters'],
+    [['--admin-token', 'a b'], 'without spaces or control characters'],
+    [['--admin-token', 'tökén'], 'printable ASCII'],
     [['--seed', '/nonexistent/seed.json'], 'cannot read seed file /nonexistent/seed.json'],
     [
       ['--cert', '/nonexistent/c.pem', '--key', '/nonexistent/k.pem'],
