@@ -1,6 +1,9 @@
 import { PUBLIC_PREFIX } from '../paths.js';
 import { compileGlob, globProblem } from './glob.js';
 
+/** The largest server id a Basic username of 1 to 9 digits can name. */
+const MAX_MATCHED_ID = 999_999_999;
+
 /** Which requests a fault rule or a journal filter applies to; every part is optional. */
 export interface RequestMatch {
   /** HTTP method, any case. */
@@ -90,7 +93,15 @@ export function parseRequestMatch(
     match.path = path;
   }
   if (serverId !== undefined) {
-    if (!Number.isInteger(serverId)) fail(`${where}serverId must be a whole number.`);
+    // The Basic username is matched when it is 1 to 9 digits (a fault may target a server the
+    // fake does not hold): any other number could never match.
+    if (
+      !Number.isInteger(serverId) ||
+      (serverId as number) < 0 ||
+      (serverId as number) > MAX_MATCHED_ID
+    ) {
+      fail(`${where}serverId must be a whole number from 0 to ${MAX_MATCHED_ID}.`);
+    }
     match.serverId = serverId as number;
   }
   return match;

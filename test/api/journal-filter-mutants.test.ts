@@ -89,7 +89,7 @@ describe('journal filters: what is refused, and how', () => {
   it.each([
     [{ method: 5 }, 'method must be an HTTP method such as "GET".'],
     [{ path: 'lists' }, 'path must be a glob that starts with "/", such as "/lists/*/contacts".'],
-    [{ serverId: '1234' }, 'serverId must be a whole number.'],
+    [{ serverId: '1234' }, 'serverId must be a whole number from 0 to 999999999.'],
   ])('%j names the field without a prefix', (filter, message) => {
     expect(refused(filter)).toBe(`Bad filter: ${message}`);
   });

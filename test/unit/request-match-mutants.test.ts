@@ -127,15 +127,24 @@ describe('parseRequestMatch', () => {
       { path: `/${'a'.repeat(MAX_GLOB_LENGTH)}` },
       `match.path is ${MAX_GLOB_LENGTH + 1} characters long; a glob may have at most ${MAX_GLOB_LENGTH}.`,
     ],
-    [{ serverId: 1.5 }, 'match.serverId must be a whole number.'],
-    [{ serverId: '12' }, 'match.serverId must be a whole number.'],
+    [{ serverId: 1.5 }, 'match.serverId must be a whole number from 0 to 999999999.'],
+    [{ serverId: '12' }, 'match.serverId must be a whole number from 0 to 999999999.'],
+    // A number no 1-to-9-digit Basic username can name could never match.
+    [{ serverId: -5 }, 'match.serverId must be a whole number from 0 to 999999999.'],
+    [{ serverId: 1e300 }, 'match.serverId must be a whole number from 0 to 999999999.'],
+    [{ serverId: 1_000_000_000 }, 'match.serverId must be a whole number from 0 to 999999999.'],
   ])('refuses %j: %s', (input, message) => {
     expect(() => parse(input)).toThrow(new Error(message));
   });
 
+  it('takes server ids from 0 to 999999999, the range of a 1-to-9-digit Basic username', () => {
+    expect(parse({ serverId: 0 })).toEqual({ serverId: 0 });
+    expect(parse({ serverId: 999_999_999 })).toEqual({ serverId: 999_999_999 });
+  });
+
   it('says where, as the caller names it', () => {
     expect(() => parseRequestMatch({ serverId: 'x' }, 'filter ', fail)).toThrow(
-      new Error('filter serverId must be a whole number.'),
+      new Error('filter serverId must be a whole number from 0 to 999999999.'),
     );
   });
 });
