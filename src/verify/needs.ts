@@ -52,10 +52,12 @@ export async function aListId(tools: CheckTools): Promise<number> {
   return id;
 }
 
-/** The run's throwaway contact, on the account's first list (taken off again in `finally`). */
-export async function theRunContact(
-  tools: CheckTools,
-): Promise<{ listId: number; contactId: number }> {
+/**
+ * Adds the run's throwaway contact by address to the account's first list (`writes.add-creates`
+ * judges the answer): says what it made, and takes the contact off the list again in `finally`
+ * when the answer names its id.
+ */
+export async function addTheRunContact(tools: CheckTools) {
   const listId = await aListId(tools);
   const path = `/lists/${listId}/contacts`;
   const answer = await tools.call({
@@ -68,15 +70,25 @@ export async function theRunContact(
     tools.made(`the contact ${tools.run.address} (contacts cannot be deleted through the API)`);
   }
   const contactId = integerId((tryJson(answer) as { contactId?: unknown } | undefined)?.contactId);
+  if (contactId !== undefined) {
+    tools.made(`the contact ${tools.run.address} on list ${listId}`, async () => {
+      const removed = await tools.call({ method: 'DELETE', path: `${path}/${contactId}` });
+      return removed.status >= 200 && removed.status < 300;
+    });
+  }
+  return { listId, path, answer, contactId };
+}
+
+/** The run's throwaway contact, on the account's first list (taken off again in `finally`). */
+export async function theRunContact(
+  tools: CheckTools,
+): Promise<{ listId: number; contactId: number }> {
+  const { listId, path, answer, contactId } = await addTheRunContact(tools);
   if (answer.status !== 200 || contactId === undefined) {
     throw new Skip(
       `could not make the run's contact: PUT ${path} answered ${answer.status} ${cut(answer.body)} (writes.add-creates judges that answer)`,
     );
   }
-  tools.made(`the contact ${tools.run.address} on list ${listId}`, async () => {
-    const removed = await tools.call({ method: 'DELETE', path: `${path}/${contactId}` });
-    return removed.status >= 200 && removed.status < 300;
-  });
   return { listId, contactId };
 }
 

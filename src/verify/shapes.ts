@@ -1,5 +1,6 @@
-import { type CheckTools, Mismatch } from './check-kit.js';
+import { type CheckTools, expectStatus, jsonOf, Mismatch, xmlOf } from './check-kit.js';
 import type { Answer } from './http-client.js';
+import { nothingToCheck } from './needs.js';
 import type { XmlElement } from './xml-read.js';
 
 /** What one field's value must be. */
@@ -140,4 +141,39 @@ export function expectXmlItems(
       );
   });
   return root.children;
+}
+
+/**
+ * GET `path` as JSON: a 200 whose body is an array of items that each follow `rules`, and at
+ * least one (an empty account proves nothing). The items.
+ */
+export async function readJsonItems(
+  tools: CheckTools,
+  path: string,
+  rules: Readonly<Record<string, Rule>>,
+  label: string,
+): Promise<Record<string, unknown>[]> {
+  const answer = await tools.call({ method: 'GET', path, accept: 'application/json' });
+  expectStatus(answer, 200);
+  const items = expectArrayOf(tools, answer, jsonOf(answer), rules, label);
+  if (items.length === 0) throw nothingToCheck(path);
+  return items;
+}
+
+/**
+ * GET `path` as XML: a 200 whose root `rootName` holds `itemName` elements with the children of
+ * `order`, in that order, and at least one. The items.
+ */
+export async function readXmlItems(
+  tools: CheckTools,
+  path: string,
+  rootName: string,
+  itemName: string,
+  order: readonly (readonly [string, Rule])[],
+): Promise<XmlElement[]> {
+  const answer = await tools.call({ method: 'GET', path, accept: 'text/xml' });
+  expectStatus(answer, 200);
+  const items = expectXmlItems(tools, answer, xmlOf(answer), rootName, itemName, order);
+  if (items.length === 0) throw nothingToCheck(path);
+  return items;
 }

@@ -1,13 +1,6 @@
-import {
-  type Check,
-  type CheckTools,
-  expectStatus,
-  jsonOf,
-  Mismatch,
-  tryJson,
-} from '../check-kit.js';
+import { type Check, type CheckTools, expectStatus, jsonOf, Mismatch } from '../check-kit.js';
 import type { Answer } from '../http-client.js';
-import { aListId, theRunContact } from '../needs.js';
+import { addTheRunContact, theRunContact } from '../needs.js';
 import { expectObject } from '../shapes.js';
 
 /** The membership result (section 2) for this server, list and, when known, contact. */
@@ -40,23 +33,7 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       'DELETE /lists/{list}/contacts/{it} (finally)',
     ],
     expect: async (tools) => {
-      const listId = await aListId(tools);
-      const path = `/lists/${listId}/contacts`;
-      const answer = await tools.call({
-        method: 'PUT',
-        path,
-        accept: 'application/json',
-        body: { emailAddress: tools.run.address },
-      });
-      if (answer.status < 300)
-        tools.made(`the contact ${tools.run.address} (contacts cannot be deleted through the API)`);
-      const contactId = (tryJson(answer) as { contactId?: unknown } | undefined)?.contactId;
-      if (Number.isInteger(contactId)) {
-        tools.made(`the contact ${tools.run.address} on list ${listId}`, async () => {
-          const removed = await tools.call({ method: 'DELETE', path: `${path}/${contactId}` });
-          return removed.status < 300;
-        });
-      }
+      const { listId, answer } = await addTheRunContact(tools);
       expectMembership(tools, answer, listId);
       return `200 ${answer.body}`;
     },

@@ -1,6 +1,5 @@
-import { type Check, expectStatus, jsonOf, xmlOf } from '../check-kit.js';
-import { nothingToCheck } from '../needs.js';
-import { expectArrayOf, expectXmlItems, type Rule } from '../shapes.js';
+import type { Check } from '../check-kit.js';
+import { type Rule, readJsonItems, readXmlItems } from '../shapes.js';
 
 /** The fields of a Custom field object (section 2), for the list and for a create answer. */
 export const FIELD_RULES = (serverId: number): Record<string, Rule> => ({
@@ -20,20 +19,12 @@ export const FIELD_CHECKS: readonly Check[] = [
     writes: false,
     requests: ['GET /customfields (Accept: application/json)'],
     expect: async (tools) => {
-      const answer = await tools.call({
-        method: 'GET',
-        path: '/customfields',
-        accept: 'application/json',
-      });
-      expectStatus(answer, 200);
-      const items = expectArrayOf(
+      const items = await readJsonItems(
         tools,
-        answer,
-        jsonOf(answer),
+        '/customfields',
         FIELD_RULES(tools.serverId),
         'field',
       );
-      if (items.length === 0) throw nothingToCheck('/customfields');
       return `200, ${items.length} field(s), each customFieldType "String"`;
     },
   },
@@ -45,14 +36,11 @@ export const FIELD_CHECKS: readonly Check[] = [
     writes: false,
     requests: ['GET /customfields (Accept: text/xml)'],
     expect: async (tools) => {
-      const answer = await tools.call({ method: 'GET', path: '/customfields', accept: 'text/xml' });
-      expectStatus(answer, 200);
       // The description gives no XML form for fields: the form of List and Content (ArrayOfX, X,
       // the JSON names capitalised, alphabetical as the data-contract serialiser writes them).
-      const items = expectXmlItems(
+      const items = await readXmlItems(
         tools,
-        answer,
-        xmlOf(answer),
+        '/customfields',
         'ArrayOfCustomField',
         'CustomField',
         [
@@ -62,7 +50,6 @@ export const FIELD_CHECKS: readonly Check[] = [
           ['ServerId', { equals: tools.serverId }],
         ],
       );
-      if (items.length === 0) throw nothingToCheck('/customfields');
       return `200, ArrayOfCustomField with ${items.length} CustomField element(s)`;
     },
   },
