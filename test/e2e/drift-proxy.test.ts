@@ -1,23 +1,13 @@
 import { request } from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
-import { DRIFTS, type DriftProxy, HARMLESS, startDriftProxy } from '../helpers/drift-proxy.js';
-import { AUTH, makeFake } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { DRIFTS, HARMLESS, startDriftProxy } from '../helpers/drift-proxy.js';
+import { fakeBehindDriftProxy } from '../helpers/drift-setup.js';
+import { AUTH } from '../helpers/fake.js';
 
-let fake: FakeMarketingServer;
-let proxy: DriftProxy;
-beforeAll(async () => {
-  fake = await makeFake();
-  const address = await fake.listen({ https: false });
-  proxy = await startDriftProxy({ upstream: address.url });
-});
-afterAll(async () => {
-  await proxy.close();
-  await fake.close();
-});
+const running = fakeBehindDriftProxy();
 
 const get = async (path: string, accept = 'application/json') => {
-  const answer = await fetch(`${proxy.baseUrl}${path}`, {
+  const answer = await fetch(`${running.proxy.baseUrl}${path}`, {
     headers: { authorization: AUTH, accept },
   });
   return {
@@ -29,7 +19,7 @@ const get = async (path: string, accept = 'application/json') => {
 
 describe('the drift proxy (test helper)', () => {
   it('passes exchanges through unchanged with no drift on', async () => {
-    const direct = await fake.inject({
+    const direct = await running.fake.inject({
       url: '/marketing/v1/lists',
       headers: { authorization: AUTH },
     });
@@ -41,9 +31,9 @@ describe('the drift proxy (test helper)', () => {
   });
 
   it('applies the drift switched on, and only until it is switched off', async () => {
-    proxy.use(DRIFTS.find((drift) => drift.id === 'lists.json-name-missing'));
+    running.proxy.use(DRIFTS.find((drift) => drift.id === 'lists.json-name-missing'));
     expect(JSON.parse((await get('/lists')).body)[0]).toEqual({ id: 1, serverId: 1234 });
-    proxy.use(undefined);
+    running.proxy.use(undefined);
     expect(JSON.parse((await get('/lists')).body)[0]).toEqual({
       id: 1,
       serverId: 1234,
@@ -62,7 +52,7 @@ describe('the drift proxy (test helper)', () => {
   });
 
   it('serves HTTPS with a certificate the client can trust', async () => {
-    const secure = await startDriftProxy({ upstream: proxy.url, https: true });
+    const secure = await startDriftProxy({ upstream: running.proxy.url, https: true });
     try {
       const status = await new Promise<number>((resolve, reject) => {
         const req = request(

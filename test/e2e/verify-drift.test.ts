@@ -1,31 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMarketingServer } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { verifyPlan, verifyService } from '../../src/index.js';
-import {
-  DRIFTS,
-  type Drift,
-  type DriftProxy,
-  HARMLESS,
-  startDriftProxy,
-} from '../helpers/drift-proxy.js';
-import { KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
+import { DRIFTS, type Drift, HARMLESS } from '../helpers/drift-proxy.js';
+import { fakeBehindDriftProxy } from '../helpers/drift-setup.js';
+import { KEY, SERVER_ID } from '../helpers/fake.js';
 
 /**
  * verify's own drift suite: one fake, the project's drift proxy in front of it, one drift at a
  * time; each drift must fail exactly the checks named for it, and the harmless variations none.
  */
-let fake: FakeMarketingServer;
-let proxy: DriftProxy;
-beforeAll(async () => {
-  fake = await makeFake();
-  const address = await fake.listen({ https: false });
-  proxy = await startDriftProxy({ upstream: address.url });
-});
-afterAll(async () => {
-  await proxy.close();
-  await fake.close();
-});
+const running = fakeBehindDriftProxy();
 
 const ALL = verifyPlan(true).map((check) => check.id);
 const caught: string[] = [];
@@ -34,10 +18,10 @@ const READ_ONLY = new Set(verifyPlan(false).map((check) => check.id));
 const caughtReadOnly: string[] = [];
 
 async function runWith(drift: Drift | undefined, allowWrites = true) {
-  fake.reset();
-  proxy.use(drift);
+  running.fake.reset();
+  running.proxy.use(drift);
   const report = await verifyService({
-    baseUrl: proxy.baseUrl,
+    baseUrl: running.proxy.baseUrl,
     serverId: SERVER_ID,
     key: KEY,
     allowWrites,
