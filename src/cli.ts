@@ -4,12 +4,12 @@ import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, USAGE, UsageError } from './cli/args.js';
+import { parseCommandLine, readFlagFile, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { tlsPairProblem } from './cli/tls-files.js';
 import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
-import { readTextFile, unwritableFileProblem } from './files.js';
+import { unwritableFileProblem } from './files.js';
 import type { FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
 
@@ -31,9 +31,9 @@ function fail(message: string, code: number): never {
 
 function readPem(file: string, flag: string): string {
   try {
-    return readTextFile(file);
+    return readFlagFile(file, flag);
   } catch (error) {
-    return fail(`cannot read ${flag} ${file}: ${(error as Error).message}`, EXIT_USAGE);
+    return fail((error as Error).message, EXIT_USAGE);
   }
 }
 

@@ -1,10 +1,20 @@
 import { parseArgs } from 'node:util';
 import { isHostPattern } from '../control/host-allow-list.js';
+import { readTextFile } from '../files.js';
 import { isLoopbackHost } from '../listen.js';
 
 /** A command line that cannot be run as given; the message says what to fix. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** The text of a file a flag names (`--ca`, `--cert`...); one that cannot be read is a usage error. */
+export function readFlagFile(file: string, flag: string): string {
+  try {
+    return readTextFile(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${flag} ${file}: ${(error as Error).message}`);
+  }
 }
 
 export interface CliConfig {

@@ -2,9 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTextFile } from '../files.js';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
-import { UsageError } from './args.js';
+import { readFlagFile, UsageError } from './args.js';
 
 export const RECORD_USAGE = `Usage: fake-marketing-server record --upstream <base URL> [options]
 
@@ -32,14 +31,6 @@ const OPTIONS = {
   'ca-out': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-function readCa(file: string): string {
-  try {
-    return readTextFile(file);
-  } catch (error) {
-    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
-  }
-}
 
 /**
  * `record`: starts the recording proxy and prints where to point clients and where it writes;
@@ -71,7 +62,7 @@ export async function runRecordCommand(argv: readonly string[]): Promise<Recorde
       out,
       https: !values.http,
       port: Number(port),
-      ...(values.ca === undefined ? {} : { ca: readCa(values.ca) }),
+      ...(values.ca === undefined ? {} : { ca: readFlagFile(values.ca, '--ca') }),
     });
   } catch (error) {
     if (error instanceof RecorderOptionError) throw new UsageError(error.message);

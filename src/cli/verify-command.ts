@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
 import { importSeed } from '../verify/import.js';
@@ -9,7 +9,7 @@ import {
   verifyPlan,
   verifyService,
 } from '../verify/verify.js';
-import { UsageError } from './args.js';
+import { readFlagFile, UsageError } from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
 import { verifyRecorded } from './verify-har.js';
 
@@ -81,16 +81,8 @@ function target(values: Record<string, string | boolean | undefined>, env: NodeJ
     if (error instanceof InvalidOptionError) throw new UsageError(error.message);
     throw error;
   }
-  const ca = typeof values.ca === 'string' ? readCa(values.ca) : undefined;
+  const ca = typeof values.ca === 'string' ? readFlagFile(values.ca, '--ca') : undefined;
   return { baseUrl, serverId: Number(serverId), key, ...(ca ? { ca } : {}) };
-}
-
-function readCa(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
-  }
 }
 
 /** The plan of the chosen checks; an unknown id or a writing one without --allow-writes is usage. */
