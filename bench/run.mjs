@@ -3,7 +3,7 @@
 //
 //   BENCH_SECONDS=8 BENCH_WARMUP=2 BENCH_CONNECTIONS=32 BENCH_ROUNDS=3 BENCH_SKIP_PEERS=1 npm run bench
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,7 @@ function startNode(script, args = [], env = {}) {
   });
   return new Promise((resolve, reject) => {
     child.once('message', (message) =>
-      resolve({ url: message.ready, stop: () => stopChild(child) }),
+      resolve({ url: message.ready, pid: child.pid, stop: () => stopChild(child) }),
     );
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
@@ -95,8 +95,24 @@ function stopChild(child) {
   });
 }
 
-/** One autocannon run after a warm-up; fails loudly on any non-2xx or error. */
-async function load(name, url, request) {
+/**
+ * Nanoseconds the process has run on a CPU, all its threads (Linux: /proc/<pid>/schedstat);
+ * undefined where there is no such file.
+ */
+function cpuNs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One autocannon run after a warm-up; fails loudly on any non-2xx or error. Given the server's
+ * pid, it also reports the server's CPU time per request: on 2 cores the load generator takes one,
+ * so throughput moves with it, where the server's own CPU time per request does not.
+ */
+async function load(name, url, request, pid) {
   const options = {
     url: url + request.path,
     connections: CONNECTIONS,
@@ -105,17 +121,24 @@ async function load(name, url, request) {
     body: request.body,
   };
   await autocannon({ ...options, duration: WARMUP });
+  const cpuBefore = pid === undefined ? undefined : cpuNs(pid);
   const result = await autocannon({ ...options, duration: SECONDS });
+  const cpuAfter = pid === undefined ? undefined : cpuNs(pid);
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0 || result.requests.total === 0)
     throw new Error(
       `${name}: ${bad} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`,
     );
+  const cpuUs =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? undefined
+      : Math.round(((cpuAfter - cpuBefore) / 1000 / result.requests.total) * 100) / 100;
   log(
-    `  ${name.padEnd(34)} ${Math.round(result.requests.average).toString().padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
+    `  ${name.padEnd(34)} ${Math.round(result.requests.average).toString().padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${cpuUs === undefined ? '' : `  ${cpuUs} µs CPU/request`}`,
   );
   return {
     name,
+    cpuUs,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -178,7 +201,12 @@ async function socketBenchmarks(answers) {
     ]) {
       const server = await startNode(script, ['0'], env);
       for (const [scenario, request] of Object.entries(SCENARIOS)) {
-        const result = await load(`${label} ${scenario} (round ${round})`, server.url, request);
+        const result = await load(
+          `${label} ${scenario} (round ${round})`,
+          server.url,
+          request,
+          server.pid,
+        );
         runs.push({ server: label, scenario, ...result });
       }
       await server.stop();
@@ -189,7 +217,17 @@ async function socketBenchmarks(answers) {
     for (const scenario of Object.keys(SCENARIOS)) {
       const mine = runs.filter((run) => run.server === server && run.scenario === scenario);
       const sorted = [...mine].sort((a, b) => a.rps - b.rps);
-      rows.push({ ...sorted[Math.floor(sorted.length / 2)], rounds: mine.map((run) => run.rps) });
+      const cpu = mine.map((run) => run.cpuUs).filter((us) => us !== undefined);
+      rows.push({
+        ...sorted[Math.floor(sorted.length / 2)],
+        rounds: mine.map((run) => run.rps),
+        // The median round by CPU time, on its own: the rounds need not be the same ones.
+        cpuUs:
+          cpu.length === mine.length
+            ? [...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)]
+            : undefined,
+        cpuRounds: cpu.length === mine.length ? cpu : undefined,
+      });
     }
   }
   const https = await startNode('servers/fake.mjs', ['0', 'https']);
