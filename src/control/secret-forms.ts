@@ -18,8 +18,8 @@ const BASE64_END = /[A-Za-z0-9+/_=-]/;
 export interface Patterns {
   /** Any form, anywhere: the one test run on every string. */
   readonly any: { test(value: string): boolean };
-  /** The same, global, to replace. */
-  readonly each: RegExp;
+  /** The same, to find every place: global, or the index itself past a few dozen forms. */
+  readonly each: RegExp | Anchors;
   /** Forms found inside base64: the whole base64 run around them goes. */
   readonly base64: ReadonlySet<string>;
   /**
@@ -120,15 +120,17 @@ type Mixes = Pick<Patterns, 'plus' | 'mixed'>;
 
 function patterns(plain: Iterable<string>, base64: Iterable<string>, mixes: Mixes): Patterns {
   const forms = [...new Set([...plain, ...base64])].sort((a, b) => b.length - a.length);
-  const each = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-  return { any: tester(forms), each, base64: new Set(base64), ...mixes };
+  const any = tester(forms);
+  const each = any instanceof Anchors ? any : new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+  return { any, each, base64: new Set(base64), ...mixes };
 }
 
-/** One test for any of `forms`, anywhere in a string (none empty). */
-function tester(forms: readonly string[]): { test(value: string): boolean } {
-  const source = forms.map(escapeRegExp).join('|');
+/** One test for any of `forms` (longest first), anywhere in a string (none empty). */
+function tester(forms: readonly string[]): RegExp | Anchors {
   const indexable = forms.every((form) => form.length >= ANCHOR);
-  return forms.length <= MAX_ALTERNATIVES || !indexable ? new RegExp(source) : new Anchors(forms);
+  return forms.length <= MAX_ALTERNATIVES || !indexable
+    ? new RegExp(forms.map(escapeRegExp).join('|'))
+    : new Anchors(forms);
 }
 
 /** What `encodeURIComponent` never escapes, and the escapes decodeEscapes always decodes. */
@@ -166,30 +168,113 @@ function anchorHash(value: string, from: number): number {
   return hash;
 }
 
-/** Forms indexed by a hash of their first characters: one pass over a string tests them all. */
-class Anchors {
-  private readonly byHash = new Map<number, string[]>();
+/** The hash of each `ANCHOR` units of `value`, in order: `calls(hash, start)`. */
+function eachAnchor(value: string, calls: (hash: number, start: number) => boolean | undefined) {
+  if (value.length < ANCHOR) return;
+  let hash = anchorHash(value, 0);
+  for (let start = 0; ; start += 1) {
+    if (calls(hash, start) === true) return;
+    const next = start + ANCHOR;
+    if (next >= value.length) return;
+    const out = Math.imul(value.charCodeAt(start), TOP);
+    hash = (Math.imul(hash - out, BASE) + value.charCodeAt(next)) | 0;
+  }
+}
+
+/** Up to this many forms may share an anchor before another place in a form is tried. */
+const FEW_SHARING = 4;
+
+/**
+ * For each form, the first index at which it differs from every other form: one past the longest
+ * prefix it shares with its neighbours in sorted order (the forms sharing the most with it).
+ */
+function whereEachDiffers(forms: readonly string[]): Map<string, number> {
+  const sorted = [...forms].sort();
+  const shared = (a: string | undefined, b: string) => {
+    if (a === undefined) return 0;
+    let index = 0;
+    while (index < a.length && index < b.length && a.charCodeAt(index) === b.charCodeAt(index)) {
+      index += 1;
+    }
+    return index;
+  };
+  const differs = new Map<string, number>();
+  sorted.forEach((form, index) => {
+    differs.set(form, Math.max(shared(sorted[index - 1], form), shared(sorted[index + 1], form)));
+  });
+  return differs;
+}
+
+/** A form, and where in it the characters it is indexed by start. */
+interface Anchored {
+  readonly form: string;
+  readonly offset: number;
+}
+
+/**
+ * Forms indexed by `ANCHOR` of their characters, chosen where each differs from the others: one
+ * pass over a string tests them all, and at each place it looks only at the forms anchored by the
+ * characters found there. An index of the forms' first characters was not enough: keys that share
+ * a prefix (`tenant-key-1`, `tenant-key-2`...) all sat under one entry, and a string of that
+ * prefix repeated was compared with every key at every place, a second or more per request with
+ * a few hundred servers (an outside attacker's finding).
+ */
+export class Anchors {
+  private readonly byHash = new Map<number, Anchored[]>();
+  /** Forms compared with a string so far: the work the index saves, which tests bound. */
+  comparisons = 0;
 
   constructor(forms: readonly string[]) {
+    const differs = whereEachDiffers(forms);
     for (const form of forms) {
-      const hash = anchorHash(form, 0);
-      const same = this.byHash.get(hash);
-      if (same) same.push(form);
-      else this.byHash.set(hash, [form]);
+      const last = form.length - ANCHOR;
+      // Where it differs from the forms nearest to it first; else, the emptiest of a few places.
+      const places = [Math.min(differs.get(form)!, last), last, 0, last >> 1, last >> 2];
+      let best = { hash: 0, offset: 0, shared: Number.POSITIVE_INFINITY };
+      for (const offset of places) {
+        const hash = anchorHash(form, offset);
+        const shared = this.byHash.get(hash)?.length ?? 0;
+        if (shared < best.shared) best = { hash, offset, shared };
+        if (shared < FEW_SHARING) break;
+      }
+      const same = this.byHash.get(best.hash);
+      const anchored = { form, offset: best.offset };
+      if (same) same.push(anchored);
+      else this.byHash.set(best.hash, [anchored]);
     }
   }
 
+  /** Whether any form is anywhere in `value`. */
   test(value: string): boolean {
-    if (value.length < ANCHOR) return false;
-    let hash = anchorHash(value, 0);
-    for (let start = 0; ; start += 1) {
-      const forms = this.byHash.get(hash);
-      if (forms?.some((form) => value.startsWith(form, start))) return true;
-      const next = start + ANCHOR;
-      if (next >= value.length) return false;
-      const out = Math.imul(value.charCodeAt(start), TOP);
-      hash = (Math.imul(hash - out, BASE) + value.charCodeAt(next)) | 0;
-    }
+    let found = false;
+    eachAnchor(value, (hash, at) => {
+      found = this.byHash.get(hash)?.some((one) => this.startsAt(value, one, at)) ?? false;
+      return found;
+    });
+    return found;
+  }
+
+  /**
+   * Every place a form is in `value`, as `[start, end]` pairs ordered as a regular expression of
+   * the forms (longest first) would meet them: by start, the longest first at one start.
+   */
+  matches(value: string): Array<[number, number]> {
+    const found: Array<[number, number]> = [];
+    eachAnchor(value, (hash, at) => {
+      for (const one of this.byHash.get(hash) ?? []) {
+        if (this.startsAt(value, one, at)) {
+          found.push([at - one.offset, at - one.offset + one.form.length]);
+        }
+      }
+      return undefined;
+    });
+    return found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  }
+
+  /** Whether `value` holds the form where its anchor is found at `at`. */
+  private startsAt(value: string, { form, offset }: Anchored, at: number): boolean {
+    this.comparisons += 1;
+    return at >= offset && value.startsWith(form, at - offset);
   }
 }
 
@@ -228,6 +313,7 @@ export function replaceAll(value: string, patterns: Patterns): string {
  * flat list (`[start, end, start, end, ...]`).
  */
 export function findSpans(value: string, { each, base64 }: Patterns): number[] {
+  if (each instanceof Anchors) return anchoredSpans(value, each, base64);
   const spans: number[] = [];
   let copied = 0;
   each.lastIndex = 0;
@@ -238,6 +324,27 @@ export function findSpans(value: string, { each, base64 }: Patterns): number[] {
       while (start > copied && BASE64_CHAR.test(value[start - 1]!)) start -= 1;
       while (end < value.length && BASE64_END.test(value[end]!)) end += 1;
       each.lastIndex = end;
+    }
+    spans.push(start, end);
+    copied = end;
+  }
+  return spans;
+}
+
+/**
+ * {@link findSpans} by the index: its matches taken as the regular expression would take them
+ * (the first by start, the longest there; none that starts inside a span taken).
+ */
+function anchoredSpans(value: string, anchors: Anchors, base64: ReadonlySet<string>): number[] {
+  const spans: number[] = [];
+  let copied = 0;
+  for (const [from, to] of anchors.matches(value)) {
+    if (from < copied) continue;
+    let start = from;
+    let end = to;
+    if (base64.has(value.slice(from, to))) {
+      while (start > copied && BASE64_CHAR.test(value[start - 1]!)) start -= 1;
+      while (end < value.length && BASE64_END.test(value[end]!)) end += 1;
     }
     spans.push(start, end);
     copied = end;
