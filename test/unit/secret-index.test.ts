@@ -44,7 +44,10 @@ describe('the index of forms answers as the regular expression does', () => {
           // Forms that are prefixes of others, as a key and its longer neighbour (`…x12`,
           // `…x123`): at one start, the longest must win.
           const forms = [
-            ...new Set([...bases, ...bases.map((one) => one.slice(0, 6 + (pick % (one.length - 5))))]),
+            ...new Set([
+              ...bases,
+              ...bases.map((one) => one.slice(0, 6 + (pick % (one.length - 5)))),
+            ]),
           ];
           // Some forms are base64 cores: the base64 run around them goes too.
           const base64 = forms.filter((_, index) => (pick >> index) & 1);
@@ -94,7 +97,10 @@ describe('the work of the index stays linear in the string, whatever the keys', 
   });
 
   it('3,000 tenant keys (`integration-test-api-key-tenant-<n>`), against their prefix repeated', () => {
-    const keys = Array.from({ length: 3000 }, (_, index) => `integration-test-api-key-tenant-${index}`);
+    const keys = Array.from(
+      { length: 3000 },
+      (_, index) => `integration-test-api-key-tenant-${index}`,
+    );
     const path = `/marketing/v1/lists/${'integration-test-api-key-tenant-'.repeat(500)}`;
     const { redacted, compared } = redactCounting(keys, path);
     expect(redacted).toBe(path);
