@@ -17,6 +17,8 @@ export const API_ERRORS = {
   INVALID_BODY: { status: 400, message: '{detail}' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON: {detail}' },
   BAD_REQUEST: { status: 400, message: '{detail}' },
+  // Ours: the service's host refuses a URL it cannot decode with a bare 400 of its own.
+  MALFORMED_URL: { status: 400, message: 'The URL {url} is malformed.' },
   DUPLICATE_HOST: {
     status: 400,
     message: 'The request has more than one Host header; HTTP/1.1 (RFC 9112) allows exactly one.',

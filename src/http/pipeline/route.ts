@@ -18,7 +18,8 @@ declare module 'fastify' {
 
 /**
  * Finds the request's entry in the route table, before authentication: an unknown path is 404, a
- * known path with another method 405 with `Allow`, a parameter of the wrong kind 404. On the
+ * known path with another method 405 with `Allow`, a parameter of the wrong kind 404, a URL that
+ * cannot be decoded 400. On the
  * control API these wait for authentication: with an admin token, a caller without it learns
  * nothing, not even which routes exist.
  */
@@ -27,6 +28,8 @@ export function resolveRoute(
   _reply: FastifyReply,
   done: HookHandlerDoneFunction,
 ) {
+  // A URL that cannot be decoded (pipeline/malformed-url.ts), on the control API after the token.
+  if (request.routeError) return isControlApi(request.url) ? done() : done(request.routeError);
   const path = pathOf(request.url);
   const found = ROUTER.lookup(request.method, path);
   if (found !== undefined && !('badParam' in found) && !('allow' in found)) {
