@@ -11,7 +11,11 @@ declare module 'fastify' {
     operation: Route | null;
     /** Its path parameters, parsed to their kinds. */
     pathParams: Readonly<Record<string, unknown>> | null;
-    /** Why a control API request matches no route, answered once the caller is authenticated. */
+    /**
+     * Why the request matches no route: set before this step for a URL that cannot be decoded
+     * (malformed-url.ts), here for the control API, which answers it once the caller is
+     * authenticated.
+     */
     routeError: ApiError | null;
   }
 }
@@ -19,9 +23,8 @@ declare module 'fastify' {
 /**
  * Finds the request's entry in the route table, before authentication: an unknown path is 404, a
  * known path with another method 405 with `Allow`, a parameter of the wrong kind 404, a URL that
- * cannot be decoded 400. On the
- * control API these wait for authentication: with an admin token, a caller without it learns
- * nothing, not even which routes exist.
+ * cannot be decoded 400. On the control API these wait for authentication: with an admin token,
+ * a caller without it learns nothing, not even which routes exist.
  */
 export function resolveRoute(
   request: FastifyRequest,
