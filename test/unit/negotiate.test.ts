@@ -188,6 +188,23 @@ describe('negotiate: properties', () => {
     );
   });
 
+  // Runs on every request, on a header the client writes: linear work, so a hostile 64 KiB
+  // header (four times the header limit) takes milliseconds. The bound only catches a quadratic
+  // or backtracking parser, which takes seconds on these shapes.
+  it.each([
+    ['spaces', `${' '.repeat(65_536)}x`],
+    ['spaces in a parameter', `text/xml;${' '.repeat(65_536)}q`],
+    ['commas', ','.repeat(65_536)],
+    ['semicolons', `text/xml${';'.repeat(65_536)}`],
+    ['quotes', '"'.repeat(65_536)],
+    ['escapes in a quoted string', `text/xml;a="${'\\'.repeat(32_768)}`],
+    ['ranges', 'text/xml;q=0.5, '.repeat(4096)],
+  ])('a hostile 64 KiB header of %s is answered in linear time', (_shape, accept) => {
+    const started = performance.now();
+    expect(['json', 'xml']).toContain(negotiate(accept).format);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('any text gets an answer, JSON or XML, and never throws', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (accept) => {
