@@ -67,9 +67,9 @@ function splitOutsideQuotes(text: string, separator: string): string[] {
 /**
  * One element of an Accept header as a range, or undefined when it is not one (no `type/subtype`,
  * or a q that is not a quality value): such an element is skipped, as a parser that refuses it
- * would. Parameters other than q are read past: ASP.NET's formatters offer media types without
- * parameters, and those match a range whatever parameters it carries. What follows q is an
- * accept-extension, never a parameter of the range.
+ * would. Parameters other than q are read past: ASP.NET Web API's formatters offer media types
+ * without parameters, and those match a range whatever parameters it carries. What follows q is
+ * an accept-extension, never a parameter of the range.
  */
 function parseRange(element: string): Range | undefined {
   const [mediaRange = '', ...parameters] = splitOutsideQuotes(element, ';');
