@@ -15,6 +15,7 @@ import { decideFaults } from './http/pipeline/faults.js';
 import { checkHeaderFields, guardControlApi } from './http/pipeline/guard.js';
 import { inOrder } from './http/pipeline/in-order.js';
 import { journalHooks } from './http/pipeline/journal.js';
+import { restoreUrl, routeAgain } from './http/pipeline/malformed-url.js';
 import { resolveRoute } from './http/pipeline/route.js';
 import type { AppServices } from './http/route.js';
 import { ROUTES } from './http/routes/table.js';
@@ -42,7 +43,8 @@ function unusedValidatorCompiler(): never {
  *    400, on every route (RFC 9112);
  * 3. faults (http/pipeline/faults.ts): an injected fault may answer, before anything else;
  * 4. route (http/pipeline/route.ts): the route table (http/routes/): 404, 405 with Allow, path
- *    parameters of the wrong kind;
+ *    parameters of the wrong kind, a URL that cannot be decoded 400 (http/pipeline/malformed-url.ts
+ *    routes it again and puts its URL back as sent before step 1);
  * 5. guard (http/pipeline/guard.ts): the control API's Origin, Sec-Fetch-Site and Host checks;
  * 6. auth (http/pipeline/auth.ts): Basic credentials or the admin token, by the route's scope;
  * 7. body (http/pipeline/body.ts): the route's body limit; fastify parses JSON;
@@ -97,8 +99,10 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
             sharedSerializer({ schema }),
       },
     },
-    // Bad URLs and the like are answered in the service's error envelope too.
+    // A URL that cannot be decoded goes through the pipeline like any other (journal, faults);
+    // what fastify refuses otherwise is answered in the service's error envelope too.
     frameworkErrors: (error, request, reply) => {
+      if (error.code === 'FST_ERR_BAD_URL' && routeAgain(app, request, reply)) return;
       sendError(error, request, reply);
     },
   });
@@ -132,6 +136,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   app.addHook(
     'onRequest',
     inOrder([
+      restoreUrl,
       journal.arrive,
       checkHeaderFields,
       decideFaults(core, journal),

@@ -24,6 +24,7 @@ export {
   API_ERRORS,
   ApiError,
   type ApiErrorCode,
+  FakeClosedError,
   FakeMarketingServerError,
   FaultRuleError,
   InvalidOptionError,

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import querystring from 'fast-querystring';
 import {
+  FakeClosedError,
   InvalidOptionError,
-  StateError,
   TooManyWaitsError,
   WaitTimeoutError,
 } from '../domain/errors.js';
@@ -295,7 +295,7 @@ export class Journal {
   /** Ends every wait: the fake is closing. */
   cancelWaits(): void {
     for (const waiter of [...this.waiters]) {
-      waiter.reject(new StateError('The fake was closed while waiting for a request.'));
+      waiter.reject(new FakeClosedError());
     }
   }
 

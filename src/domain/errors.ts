@@ -17,6 +17,8 @@ export const API_ERRORS = {
   INVALID_BODY: { status: 400, message: '{detail}' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON: {detail}' },
   BAD_REQUEST: { status: 400, message: '{detail}' },
+  // Ours: the service's host refuses a URL it cannot decode with a bare 400 of its own.
+  MALFORMED_URL: { status: 400, message: 'The URL {url} is malformed.' },
   DUPLICATE_HOST: {
     status: 400,
     message: 'The request has more than one Host header; HTTP/1.1 (RFC 9112) allows exactly one.',
@@ -113,6 +115,8 @@ export const API_ERRORS = {
     message: 'Server {serverId} does not exist in this fake; create it with addServer() or a seed.',
   },
   STATE_CONFLICT: { status: 409, message: '{detail}' },
+  // 503: the server is going away, as for any request a stopping server turns away.
+  FAKE_CLOSED: { status: 503, message: 'The fake was closed while waiting for a request.' },
   // 507 Insufficient Storage (RFC 4918): the fake could not store what it was asked to.
   STATE_NOT_SAVED: {
     status: 507,
@@ -260,6 +264,20 @@ export class StateError extends FakeMarketingServerError {
 
   constructor(message: string) {
     super(fillTemplate(API_ERRORS.STATE_CONFLICT.message, { detail: message }), 'STATE_CONFLICT');
+  }
+}
+
+/**
+ * A wait the fake's `close()` ended (`waitForRequest()`, `GET /__admin/requests/wait`): a
+ * StateError, coded `FAKE_CLOSED` and answered 503 over HTTP, since the server is going away.
+ */
+export class FakeClosedError extends StateError {
+  override name = 'FakeClosedError';
+  override readonly code: ApiErrorCode = 'FAKE_CLOSED';
+  override readonly status: number = API_ERRORS.FAKE_CLOSED.status;
+
+  constructor() {
+    super(API_ERRORS.FAKE_CLOSED.message);
   }
 }
 

@@ -8,6 +8,7 @@ import {
 import { isControlApi } from '../paths.js';
 import { answer } from './answer.js';
 import { JSON_TYPE, responseTypeOf } from './negotiate.js';
+import { malformedUrl } from './pipeline/malformed-url.js';
 import { ERROR } from './representations.js';
 import { API_BODY_LIMIT } from './route.js';
 import { sharedSerializer } from './serializers.js';
@@ -33,7 +34,7 @@ function toPackageError(error: Partial<FastifyError>, request: FastifyRequest): 
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('MALFORMED_JSON', { detail: error.message ?? 'cannot be parsed' });
     case 'FST_ERR_BAD_URL':
-      return new ApiError('BAD_REQUEST', { detail: `The URL ${request.url} is malformed.` });
+      return malformedUrl(request.url);
   }
   if (error.statusCode === 401) return new ApiError('UNAUTHORIZED');
   if (error instanceof SyntaxError || error.statusCode === 400) {

@@ -24,6 +24,17 @@ describe('Accept negotiation', () => {
     // Java's HttpURLConnection default: */* is the best supported match, so JSON.
     ['text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2', 'json'],
     ['not a media type at all', 'json'],
+    // Parameters other than q are ignored, as ASP.NET's formatters match them (round 5, finding 4).
+    ['text/xml; charset=utf-8', 'xml'],
+    ['application/xml; charset=utf-8', 'xml'],
+    ['application/xml;charset=UTF-8', 'xml'],
+    ['text/xml;version=1', 'xml'],
+    ['text/xml; q=0.9', 'xml'],
+    ['application/xml; charset=utf-8; q=1', 'xml'],
+    ['application/json; charset=utf-8', 'json'],
+    ['application/json; charset=utf-8, text/xml;q=0.1', 'json'],
+    ['application/json, text/xml;q=0.1', 'json'],
+    ['text/xml; charset=utf-8, application/json;q=0.5', 'xml'],
   ])('%j -> %s', async (accept, format) => {
     expect(negotiate(accept).format).toBe(format);
     const response = await call(
@@ -48,6 +59,13 @@ describe('Accept negotiation', () => {
     });
     expect(xml.status).toBe(404);
     expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(xml.xml()).toHaveProperty('Error.Message');
+  });
+
+  it('errors ignore media-type parameters too', async () => {
+    const xml = await call(fake, 'GET', 'lists/nope', { accept: 'text/xml; charset=utf-8' });
+    expect(xml.status).toBe(404);
+    expect(xml.headers['content-type']).toBe('text/xml; charset=utf-8');
     expect(xml.xml()).toHaveProperty('Error.Message');
   });
 

@@ -336,7 +336,7 @@ function escapedPlaces(spelt: string, inUrl: boolean, inPath: boolean): [string,
     ...(inUrl
       ? ([['query value', { url: `/marketing/v1/lists?a=${spelt}&b=1` }]] as [string, Place][])
       : []),
-    // A path with `%u` is malformed: answered 400 before it is routed, and never recorded.
+    // A path with `%u` is malformed: answered 400 (its redaction: test/e2e/malformed-url.test.ts).
     ...(inPath
       ? ([['path (echoed in the 404)', { url: `/marketing/v1/contacts/${spelt}` }]] as [
           string,

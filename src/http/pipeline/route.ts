@@ -11,22 +11,28 @@ declare module 'fastify' {
     operation: Route | null;
     /** Its path parameters, parsed to their kinds. */
     pathParams: Readonly<Record<string, unknown>> | null;
-    /** Why a control API request matches no route, answered once the caller is authenticated. */
+    /**
+     * Why the request matches no route: set before this step for a URL that cannot be decoded
+     * (malformed-url.ts), here for the control API, which answers it once the caller is
+     * authenticated.
+     */
     routeError: ApiError | null;
   }
 }
 
 /**
  * Finds the request's entry in the route table, before authentication: an unknown path is 404, a
- * known path with another method 405 with `Allow`, a parameter of the wrong kind 404. On the
- * control API these wait for authentication: with an admin token, a caller without it learns
- * nothing, not even which routes exist.
+ * known path with another method 405 with `Allow`, a parameter of the wrong kind 404, a URL that
+ * cannot be decoded 400. On the control API these wait for authentication: with an admin token,
+ * a caller without it learns nothing, not even which routes exist.
  */
 export function resolveRoute(
   request: FastifyRequest,
   _reply: FastifyReply,
   done: HookHandlerDoneFunction,
 ) {
+  // A URL that cannot be decoded (pipeline/malformed-url.ts), on the control API after the token.
+  if (request.routeError) return isControlApi(request.url) ? done() : done(request.routeError);
   const path = pathOf(request.url);
   const found = ROUTER.lookup(request.method, path);
   if (found !== undefined && !('badParam' in found) && !('allow' in found)) {

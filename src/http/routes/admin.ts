@@ -243,7 +243,7 @@ export const ADMIN_ROUTES: readonly Route[] = [
       ...FILTER_QUERY,
       timeoutMs: { type: 'integer', minimum: 0, maximum: MAX_HTTP_WAIT_MS },
     },
-    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out; 429 when ${MAX_WAITS} waits are already pending.`,
+    summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out; 429 when ${MAX_WAITS} waits are already pending; 503 when the fake stops while waiting.`,
     status: 200,
     handle: ({ core, request, reply }) => {
       const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
