@@ -176,7 +176,9 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     status: exchange.status,
     fault: undefined,
     requestHeaders: exchange.requestHeaders,
-    responseHeaders: exchange.responseHeaders,
+    // An upstream (or a gateway) can echo the credentials in an answer's header: the answer's
+    // headers get the request's redaction, `Authorization`-like ones included.
+    responseHeaders: redactor.requestHeaders(exchange.responseHeaders),
   });
   const responseBody = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
   const entry = toHarEntry(
