@@ -38,7 +38,14 @@ export interface HarExchanges {
   readonly exchanges: RecordedExchange[];
   readonly entries: number;
   readonly ignored: number;
+  /**
+   * Every `Authorization` and `Proxy-Authorization` value of every entry, API or not, repeated
+   * ones included: where the report learns the keys it must never show.
+   */
+  readonly credentials: string[];
 }
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 const API_PATH = /\/marketing\/(v1|beta)(\/[^?#]*)?$/;
 // The journal's marker for a body kept cut off at journalBodyLimit.
@@ -79,8 +86,10 @@ export function readHarExchanges(text: string): HarExchanges {
     throw new HarInputError('not HAR 1.2: log.entries is not an array.');
   const problems: string[] = [];
   const exchanges: RecordedExchange[] = [];
+  const credentials: string[] = [];
   let ignored = 0;
   log.entries.forEach((entry: unknown, index: number) => {
+    credentials.push(...credentialsOf(entry));
     const problem = entryProblem(entry);
     if (problem !== undefined) {
       problems.push(`entry ${index}: ${problem}`);
@@ -100,7 +109,21 @@ export function readHarExchanges(text: string): HarExchanges {
     throw new HarInputError(
       `no API entries: none of the ${log.entries.length} entries is under /marketing/v1 or /marketing/beta.`,
     );
-  return { exchanges, entries: log.entries.length, ignored };
+  return { exchanges, entries: log.entries.length, ignored, credentials };
+}
+
+/** The credential header values of an entry's request, however malformed the entry. */
+function credentialsOf(entry: unknown): string[] {
+  const headers = isObject(entry) && isObject(entry.request) ? entry.request.headers : undefined;
+  if (!Array.isArray(headers)) return [];
+  return headers.flatMap((header: unknown) =>
+    isObject(header) &&
+    typeof header.name === 'string' &&
+    CREDENTIAL_HEADERS.has(header.name.trim().toLowerCase()) &&
+    typeof header.value === 'string'
+      ? [header.value]
+      : [],
+  );
 }
 
 /** What replay needs of an entry and is missing, or undefined. */

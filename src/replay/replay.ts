@@ -70,7 +70,7 @@ export async function replayHar(
   har: string | object,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
-  const { exchanges, entries, ignored } = readHarExchanges(
+  const { exchanges, entries, ignored, credentials } = readHarExchanges(
     typeof har === 'string' ? har : JSON.stringify(har),
   );
   const serverIds = new Set(exchanges.map(serverIdOf).filter((id) => id !== undefined));
@@ -108,7 +108,7 @@ export async function replayHar(
     }
     const shared = new IdMaps();
     const results: ExchangeResult[] = [];
-    const hide = keysHider(exchanges);
+    const hide = keysHider(credentials);
     for (const exchange of exchanges) {
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
@@ -139,12 +139,12 @@ export async function replayHar(
 /**
  * A HAR from a browser or Playwright holds the keys in clear in `Authorization`, and a client may
  * have put one in a path, a query or a body too: the report takes out every key the recording's
- * credentials show, in every form, by the recorder's own means (learned from the credentials,
- * redacted as the journal redacts).
+ * credentials show (every credential header of every entry, API or not), in every form, by the
+ * recorder's own means (learned from the credentials, redacted as the journal redacts).
  */
-function keysHider(exchanges: readonly RecordedExchange[]): (text: string) => string {
+function keysHider(credentials: readonly string[]): (text: string) => string {
   const learned = new LearnedSecrets();
-  for (const exchange of exchanges) learned.learn(exchange.headers);
+  learned.learn({ authorization: [...credentials] });
   return secretHider(learned.secrets());
 }
 
