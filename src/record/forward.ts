@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { AnswerTooLargeError, readBounded } from '../answer-limit.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
@@ -91,8 +92,10 @@ export interface Route {
 }
 
 /**
- * Sends the request on to the upstream and streams its answer back unchanged; resolves with the
- * whole exchange. An upstream that cannot be reached gets the client a 502 saying why.
+ * Sends the request on to the upstream and passes its answer back unchanged; resolves with the
+ * whole exchange. An upstream that cannot be reached, or whose answer is past MAX_ANSWER_BYTES,
+ * gets the client a 502 saying why. Rejects when the client went away (its upstream request is
+ * stopped).
  */
 export async function forward(
   req: IncomingMessage,
@@ -108,24 +111,35 @@ export async function forward(
   const requestHeaders = forwardedHeaders(req.headers);
   requestHeaders.host = route.upstream.host;
   const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
+  let answer: IncomingMessage | undefined;
+  // A client that went away stops the reading of its answer: nothing more is fetched for no one.
+  const clientGone = () => answer?.destroy(new ClientGoneError());
+  res.once('close', clientGone);
   try {
-    const answer = await send(route, base);
-    const responseHeaders = forwardedHeaders(answer.headers);
-    res.writeHead(answer.statusCode ?? 502, responseHeaders);
-    const body: Buffer[] = [];
-    for await (const chunk of answer) {
-      body.push(chunk as Buffer);
-      res.write(chunk);
-    }
-    res.end();
+    answer = await send(route, base);
+    if (res.destroyed) throw new ClientGoneError();
+    // Kept whole before it is passed on, so that an answer past the bound gets the client a 502
+    // rather than half of one.
+    const body = await readBounded(
+      answer,
+      answer.headers['content-length'],
+      `the upstream's answer to ${base.method} ${base.path.replace(/\?[\s\S]*$/, '')}`,
+      'record',
+    );
+    res.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.headers));
+    res.end(body);
     return {
       ...base,
       status: answer.statusCode ?? 0,
       responseHeaders: answer.headers,
-      responseBody: Buffer.concat(body),
+      responseBody: body,
     };
   } catch (error) {
-    const reason = describeError(error as NodeJS.ErrnoException, route);
+    if (error instanceof ClientGoneError || res.destroyed) throw new ClientGoneError();
+    const reason =
+      error instanceof AnswerTooLargeError
+        ? error.message
+        : describeError(error as NodeJS.ErrnoException, route);
     const body = Buffer.from(
       JSON.stringify({ message: `fake-marketing-server record: ${reason}` }),
     );
@@ -136,7 +150,14 @@ export async function forward(
     if (!res.headersSent) res.writeHead(502, responseHeaders).end(body);
     else res.destroy();
     return { ...base, status: 502, responseHeaders, responseBody: body, unreachable: reason };
+  } finally {
+    res.off('close', clientGone);
   }
+}
+
+/** The client of the recorder went away before its answer was whole: nothing to record. */
+class ClientGoneError extends Error {
+  override name = 'ClientGoneError';
 }
 
 function send(

@@ -1,4 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
 export class HarInputError extends Error {
@@ -57,7 +58,7 @@ const MAX_PROBLEMS = 5;
  * 1.5 MB HAR decoding to 1.1 GiB took replay to 2.3 GB of memory); no answer of the service comes
  * near this, and a body past it is reported as not comparable instead.
  */
-export const MAX_DECODED_BODY_BYTES = 32 * 1024 * 1024;
+export const MAX_DECODED_BODY_BYTES = MAX_ANSWER_BYTES;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
