@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
+import { UnreadableBodyError } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
 export class HarInputError extends Error {
@@ -127,6 +128,23 @@ function credentialsOf(entry: unknown): string[] {
   );
 }
 
+/**
+ * Runs `work` on the entry at `index`; a recorded body it cannot read becomes a HarInputError
+ * naming the entry (a bad HAR, exit 2), as a malformed entry is.
+ */
+export function atEntry<T>(index: number, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof UnreadableBodyError)
+      throw new HarInputError(`entry ${index}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** An HTTP method: a token (RFC 9110, 9.1), as the fake and any server would take it. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** What replay needs of an entry and is missing, or undefined. */
 function entryProblem(entry: unknown): string | undefined {
   if (!isObject(entry)) return 'is not an object';
@@ -134,6 +152,8 @@ function entryProblem(entry: unknown): string | undefined {
   if (!isObject(request)) return 'request is missing';
   if (typeof request.method !== 'string' || request.method === '')
     return 'request.method is missing';
+  if (!METHOD.test(request.method))
+    return `request.method is not an HTTP method (${JSON.stringify(request.method.slice(0, 40))})`;
   if (typeof request.url !== 'string' || !URL.canParse(request.url))
     return `request.url is not an absolute URL (${JSON.stringify(request.url)})`;
   if (!Array.isArray(request.headers)) return 'request.headers is not an array';

@@ -5,7 +5,7 @@ import { loadSeed } from '../files.js';
 import { LearnedSecrets } from '../record/learned-secrets.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../server.js';
 import { compareAnswers } from './compare.js';
-import { type RecordedExchange, readHarExchanges } from './har-input.js';
+import { atEntry, type RecordedExchange, readHarExchanges } from './har-input.js';
 import { IdMaps } from './ids.js';
 import { inferServers, type ServerFacts } from './infer-seed.js';
 import { type Operation, operationOf, pathForFake, serverIdOf } from './operations.js';
@@ -113,11 +113,9 @@ export async function replayHar(
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
       const facts = serverId === undefined ? undefined : inferred?.get(serverId);
-      const result = await replayOne(fake, exchange, maps, {
-        inferred: inferred !== undefined,
-        facts,
-        hide,
-      });
+      const result = await atEntryAsync(exchange.index, () =>
+        replayOne(fake, exchange, maps, { inferred: inferred !== undefined, facts, hide }),
+      );
       results.push(withoutKeys(result, hide));
     }
     const count = (outcome: ExchangeResult['outcome']) =>
@@ -146,6 +144,17 @@ function keysHider(credentials: readonly string[]): (text: string) => string {
   const learned = new LearnedSecrets();
   learned.learn({ authorization: [...credentials] });
   return secretHider(learned.secrets());
+}
+
+/** {@link atEntry} for the replay of one entry, which awaits the fake. */
+async function atEntryAsync<T>(index: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    return atEntry(index, () => {
+      throw error;
+    });
+  }
 }
 
 function withoutKeys(result: ExchangeResult, hide: (text: string) => string): ExchangeResult {
