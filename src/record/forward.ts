@@ -89,7 +89,15 @@ export interface Route {
   readonly upstream: Upstream;
   readonly agent: HttpAgent;
   readonly timeoutMs: number;
+  /**
+   * This recorder's name in the `Via` header it adds to what it forwards (RFC 9110, 7.6.3):
+   * a request that comes back with it went round a loop (`--upstream` is the recorder itself).
+   */
+  readonly hop: string;
 }
+
+/** The answer header by which a recorder tells its own loop's 508 from an upstream's. */
+const LOOP_HEADER = 'x-fake-marketing-server-loop';
 
 /**
  * Sends the request on to the upstream and passes its answer back unchanged; resolves with the
@@ -111,6 +119,20 @@ export async function forward(
   const requestHeaders = forwardedHeaders(req.headers);
   requestHeaders.host = route.upstream.host;
   const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
+  if (cameBack(req, route)) {
+    // The loop's own turn: refused, never forwarded again, never recorded.
+    const body = Buffer.from(
+      JSON.stringify({ message: `fake-marketing-server record: ${loopMessage(route)}` }),
+    );
+    res
+      .writeHead(508, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(body.length),
+        [LOOP_HEADER]: route.hop,
+      })
+      .end(body);
+    throw new LoopTurnError();
+  }
   let answer: IncomingMessage | undefined;
   // A client that went away stops the reading of its answer: nothing more is fetched for no one.
   const clientGone = () => answer?.destroy(new ClientGoneError());
@@ -118,6 +140,10 @@ export async function forward(
   try {
     answer = await send(route, base);
     if (res.destroyed) throw new ClientGoneError();
+    if (answer.headers[LOOP_HEADER] === route.hop) {
+      answer.resume();
+      throw new LoopDetectedError(loopMessage(route));
+    }
     // Kept whole before it is passed on, so that an answer past the bound gets the client a 502
     // rather than half of one.
     const body = await readBounded(
@@ -137,9 +163,10 @@ export async function forward(
   } catch (error) {
     if (error instanceof ClientGoneError || res.destroyed) throw new ClientGoneError();
     const reason =
-      error instanceof AnswerTooLargeError
+      error instanceof AnswerTooLargeError || error instanceof LoopDetectedError
         ? error.message
         : describeError(error as NodeJS.ErrnoException, route);
+    const status = error instanceof LoopDetectedError ? 508 : 502;
     const body = Buffer.from(
       JSON.stringify({ message: `fake-marketing-server record: ${reason}` }),
     );
@@ -147,9 +174,9 @@ export async function forward(
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(body.length),
     };
-    if (!res.headersSent) res.writeHead(502, responseHeaders).end(body);
+    if (!res.headersSent) res.writeHead(status, responseHeaders).end(body);
     else res.destroy();
-    return { ...base, status: 502, responseHeaders, responseBody: body, unreachable: reason };
+    return { ...base, status, responseHeaders, responseBody: body, unreachable: reason };
   } finally {
     res.off('close', clientGone);
   }
@@ -158,6 +185,25 @@ export async function forward(
 /** The client of the recorder went away before its answer was whole: nothing to record. */
 class ClientGoneError extends Error {
   override name = 'ClientGoneError';
+}
+
+/** A request this recorder forwarded came back to it: answered 508, not recorded. */
+export class LoopTurnError extends Error {
+  override name = 'LoopTurnError';
+}
+
+/** The upstream answered with this recorder's own loop refusal. */
+class LoopDetectedError extends Error {
+  override name = 'LoopDetectedError';
+}
+
+function cameBack(req: IncomingMessage, route: Route): boolean {
+  const via = req.headers.via;
+  return typeof via === 'string' && via.split(',').some((one) => one.trim().endsWith(route.hop));
+}
+
+function loopMessage(route: Route): string {
+  return `loop detected: --upstream ${route.upstream.origin} is this recorder itself, so each request would come back to it without end. Point --upstream at the service to record.`;
 }
 
 function send(
@@ -171,9 +217,13 @@ function send(
 ): Promise<IncomingMessage> {
   const request = route.upstream.https ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    const via = exchange.requestHeaders.via;
     const req = request(route.upstream.origin + exchange.path, {
       method: exchange.method,
-      headers: exchange.requestHeaders,
+      headers: {
+        ...exchange.requestHeaders,
+        via: `${via === undefined ? '' : `${via}, `}1.1 ${route.hop}`,
+      },
       agent: route.agent,
       timeout: route.timeoutMs,
     });

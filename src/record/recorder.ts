@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
   Agent as HttpAgent,
@@ -13,7 +14,7 @@ import { Redactor } from '../control/redact.js';
 import { readTextFile } from '../files.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
-import { type Exchange, forward, parseUpstream, type Upstream } from './forward.js';
+import { type Exchange, forward, LoopTurnError, parseUpstream, type Upstream } from './forward.js';
 import { HarFile } from './har-file.js';
 import { LearnedSecrets } from './learned-secrets.js';
 import { RecorderOptionError } from './recorder-error.js';
@@ -76,21 +77,24 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const inFlight = new Set<Promise<void>>();
+  // Names this recorder in the Via header of what it forwards, to see its own requests come back.
+  const hop = `fake-marketing-server-record-${randomBytes(8).toString('hex')}`;
   let nextId = file.entries;
   const secrets = new LearnedSecrets(options.secrets);
   // Whole bodies are recorded, so whole bodies are scanned.
   const redactor = new Redactor(secrets, Number.MAX_SAFE_INTEGER);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const done = forward(req, res, { upstream, agent, timeoutMs }).then(
+    const done = forward(req, res, { upstream, agent, timeoutMs, hop }).then(
       (exchange) => {
         nextId += 1;
         secrets.learn(exchange.requestHeaders);
         file.append(exchangeEntry(nextId, exchange, upstream, redactor));
       },
-      // The client went away before its request was whole: nothing was exchanged to record.
-      () => {
-        res.destroy();
+      // The client went away (before its request or its answer was whole), or the request is a
+      // loop's turn (answered 508 already): nothing was exchanged to record.
+      (error: unknown) => {
+        if (!(error instanceof LoopTurnError)) res.destroy();
       },
     );
     inFlight.add(done);
