@@ -139,7 +139,10 @@ export async function forward(
   res.once('close', clientGone);
   try {
     answer = await send(route, base);
-    if (res.destroyed) throw new ClientGoneError();
+    if (res.destroyed) {
+      answer.destroy();
+      throw new ClientGoneError();
+    }
     if (answer.headers[LOOP_HEADER] === route.hop) {
       answer.resume();
       throw new LoopDetectedError(loopMessage(route));

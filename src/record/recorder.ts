@@ -63,10 +63,11 @@ export interface Recorder {
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /**
- * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`
- * (and hop-by-hop headers), its answer is returned unchanged, and the exchange is appended to a
- * HAR 1.2 file with the journal's redaction (the Basic username, the server id, stays; the key
- * never). An upstream that cannot be reached gets the client a 502 saying why, recorded as such.
+ * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`,
+ * `Via` (and hop-by-hop headers), its answer is returned unchanged, and the exchange is appended
+ * to a HAR 1.2 file with the journal's redaction (the Basic username, the server id, stays; the
+ * key never). An upstream that cannot be reached, or whose answer is past 32 MiB, gets the client
+ * a 502 saying why, recorded as such; a request that loops back to the recorder, a 508.
  */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = parseUpstream(options.upstream);
