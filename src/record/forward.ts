@@ -134,7 +134,7 @@ export async function forward(
     throw new LoopTurnError();
   }
   let answer: IncomingMessage | undefined;
-  // A client that went away stops the reading of its answer: nothing more is fetched for no one.
+  // A client that went away stops the reading of its answer: nothing more is fetched for it.
   const clientGone = () => answer?.destroy(new ClientGoneError());
   res.once('close', clientGone);
   try {

@@ -6,8 +6,9 @@ import { parseServerId } from '../domain/rules.js';
  * The keys a recorder has seen go by. A recording proxy stands in front of a service whose keys
  * it is never told, so it learns them from the traffic: the key half of every Basic
  * `Authorization` header (both halves when the first is not a server id: a client that swapped
- * them), read as leniently as a server reads them. The journal's redactor then takes each one out wherever it appears, in this exchange and
- * every later one: another header, the query string, either body.
+ * them), read as leniently as a server reads them. The journal's redactor then takes each one
+ * out wherever it appears, in this exchange and every later one: another header, the query
+ * string, either body.
  */
 export class LearnedSecrets implements SecretSource {
   private readonly known = new Set<string>();
