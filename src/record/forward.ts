@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AnswerTooLargeError, readBounded } from '../answer-limit.js';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from '../answer-limit.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
@@ -112,26 +112,29 @@ export async function forward(
 ): Promise<Exchange> {
   const arrived = Date.now();
   const started = performance.now();
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const requestBody = Buffer.concat(chunks);
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > MAX_ANSWER_BYTES) {
+    // Refused before a byte is read; a chunked body past the bound is cut below (the connection
+    // with it). Either way nothing is recorded.
+    refuse(
+      res,
+      413,
+      `the request body is larger than ${MAX_ANSWER_BYTES} bytes (32 MiB), the most record reads`,
+      {
+        connection: 'close',
+      },
+    );
+    throw new RefusedHereError();
+  }
+  const requestBody = await readBounded(req, undefined, 'the request body', 'record');
   const path = route.upstream.prefix + (req.url ?? '/');
   const requestHeaders = forwardedHeaders(req.headers);
   requestHeaders.host = route.upstream.host;
   const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
   if (cameBack(req, route)) {
     // The loop's own turn: refused, never forwarded again, never recorded.
-    const body = Buffer.from(
-      JSON.stringify({ message: `fake-marketing-server record: ${loopMessage(route)}` }),
-    );
-    res
-      .writeHead(508, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(body.length),
-        [LOOP_HEADER]: route.hop,
-      })
-      .end(body);
-    throw new LoopTurnError();
+    refuse(res, 508, loopMessage(route), { [LOOP_HEADER]: route.hop });
+    throw new RefusedHereError();
   }
   let answer: IncomingMessage | undefined;
   // A client that went away stops the reading of its answer: nothing more is fetched for it.
@@ -190,9 +193,28 @@ class ClientGoneError extends Error {
   override name = 'ClientGoneError';
 }
 
-/** A request this recorder forwarded came back to it: answered 508, not recorded. */
-export class LoopTurnError extends Error {
-  override name = 'LoopTurnError';
+/**
+ * The recorder answered the request itself (a loop's turn: 508; a body past the bound: 413):
+ * nothing was exchanged with the upstream, nothing is recorded.
+ */
+export class RefusedHereError extends Error {
+  override name = 'RefusedHereError';
+}
+
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+): void {
+  const body = Buffer.from(JSON.stringify({ message: `fake-marketing-server record: ${message}` }));
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+      ...headers,
+    })
+    .end(body);
 }
 
 /** The upstream answered with this recorder's own loop refusal. */

@@ -14,7 +14,13 @@ import { Redactor } from '../control/redact.js';
 import { readTextFile } from '../files.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
-import { type Exchange, forward, LoopTurnError, parseUpstream, type Upstream } from './forward.js';
+import {
+  type Exchange,
+  forward,
+  parseUpstream,
+  RefusedHereError,
+  type Upstream,
+} from './forward.js';
 import { HarFile } from './har-file.js';
 import { LearnedSecrets } from './learned-secrets.js';
 import { RecorderOptionError } from './recorder-error.js';
@@ -92,10 +98,10 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         secrets.learn(exchange.requestHeaders);
         file.append(exchangeEntry(nextId, exchange, upstream, redactor));
       },
-      // The client went away (before its request or its answer was whole), or the request is a
-      // loop's turn (answered 508 already): nothing was exchanged to record.
+      // The client went away (before its request or its answer was whole), its body was past the
+      // bound, or the recorder answered it itself: nothing was exchanged to record.
       (error: unknown) => {
-        if (!(error instanceof LoopTurnError)) res.destroy();
+        if (!(error instanceof RefusedHereError)) res.destroy();
       },
     );
     inFlight.add(done);
