@@ -8,8 +8,8 @@ import { readFlagFile, UsageError } from './args.js';
 export const RECORD_USAGE = `Usage: fake-marketing-server record --upstream <base URL> [options]
 
 A recording proxy: point the client's base URL at it. Each request goes to the upstream
-unchanged but for Host, the answer comes back unchanged, and the exchange is appended to a
-HAR 1.2 file that is whole at every moment. Keys are redacted (the server id stays).
+unchanged but for Host and Via, the answer comes back unchanged, and the exchange is appended
+to a HAR 1.2 file that is whole at every moment. Keys are redacted (the server id stays).
 
   --upstream <url>     the service to record, e.g. https://api.example.com/marketing/v1
   --out <file>         the HAR file (default traffic.har); an existing HAR is continued

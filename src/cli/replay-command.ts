@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SeedError } from '../domain/errors.js';
 import { readTextFile } from '../files.js';
@@ -26,15 +26,22 @@ compared by format. Entries outside /marketing/v1 and /marketing/beta are ignore
   --reporter <r>       text (default) or junit
   --out <file>         also write the report there
   --all                text report: list matching exchanges too
+  --max-har-size <MiB> the largest HAR file read (default 100; replay needs about
+                       ten times the file's size in memory)
 
 Exit codes: 0 no drift, 1 drift, 2 usage (bad flags, a HAR that cannot be used),
 3 could not run (the fake could not start on the starting state).`;
+
+/** The largest HAR file replay reads unless --max-har-size says otherwise, in MiB. */
+export const DEFAULT_MAX_HAR_MIB = 100;
+const MiB = 1024 * 1024;
 
 const OPTIONS = {
   seed: { type: 'string' },
   reporter: { type: 'string' },
   out: { type: 'string' },
   all: { type: 'boolean' },
+  'max-har-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -57,10 +64,19 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
   const reporter = values.reporter ?? 'text';
   if (reporter !== 'text' && reporter !== 'junit')
     throw new UsageError('--reporter is text or junit.');
+  const maxMiB = values['max-har-size'] ?? String(DEFAULT_MAX_HAR_MIB);
+  if (!/^\d{1,6}$/.test(maxMiB) || Number(maxMiB) === 0)
+    throw new UsageError(`--max-har-size is a whole number of MiB from 1, got '${maxMiB}'.`);
   let text: string;
   try {
+    const size = statSync(file).size;
+    if (size > Number(maxMiB) * MiB)
+      throw new UsageError(
+        `${file} is ${(size / MiB).toFixed(1)} MiB, past the ${maxMiB} MiB replay reads (${values['max-har-size'] === undefined ? 'the default' : '--max-har-size'}): replay needs about ten times a HAR's size in memory. Raise the bound with --max-har-size <MiB> if the machine has it.`,
+      );
     text = readTextFile(file);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
   try {

@@ -71,9 +71,13 @@ function target(values: Record<string, string | boolean | undefined>, env: NodeJ
   const serverId = values['server-id'];
   const key = (values.key as string | undefined) ?? env.FMS_VERIFY_KEY;
   if (typeof baseUrl !== 'string') throw new UsageError('--base-url is required.');
-  if (typeof serverId !== 'string' || !/^\d{1,9}$/.test(serverId)) {
+  if (typeof serverId !== 'string')
     throw new UsageError('--server-id is required: the server id, a number.');
-  }
+  // The value is not repeated: a key given there by mistake is never printed.
+  if (!/^\d{1,9}$/.test(serverId))
+    throw new UsageError(
+      `--server-id must be the server id, a whole number of 1 to 9 digits (the Basic username); the value given (${serverId.length} characters, not shown) is not one.`,
+    );
   if (!key) throw new UsageError('--key (or FMS_VERIFY_KEY) is required.');
   try {
     checkTarget({ baseUrl, serverId: Number(serverId), key }, '--base-url');

@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from '../answer-limit.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
@@ -88,11 +89,21 @@ export interface Route {
   readonly upstream: Upstream;
   readonly agent: HttpAgent;
   readonly timeoutMs: number;
+  /**
+   * This recorder's name in the `Via` header it adds to what it forwards (RFC 9110, 7.6.3):
+   * a request that comes back with it went round a loop (`--upstream` is the recorder itself).
+   */
+  readonly hop: string;
 }
 
+/** The answer header by which a recorder tells its own loop's 508 from an upstream's. */
+const LOOP_HEADER = 'x-fake-marketing-server-loop';
+
 /**
- * Sends the request on to the upstream and streams its answer back unchanged; resolves with the
- * whole exchange. An upstream that cannot be reached gets the client a 502 saying why.
+ * Sends the request on to the upstream and passes its answer back unchanged; resolves with the
+ * whole exchange. An upstream that cannot be reached, or whose answer is past MAX_ANSWER_BYTES,
+ * gets the client a 502 saying why. Rejects when the client went away (its upstream request is
+ * stopped).
  */
 export async function forward(
   req: IncomingMessage,
@@ -101,31 +112,67 @@ export async function forward(
 ): Promise<Exchange> {
   const arrived = Date.now();
   const started = performance.now();
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const requestBody = Buffer.concat(chunks);
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > MAX_ANSWER_BYTES) {
+    // Refused before a byte is read; a chunked body past the bound is cut below (the connection
+    // with it). Either way nothing is recorded.
+    refuse(
+      res,
+      413,
+      `the request body is larger than ${MAX_ANSWER_BYTES} bytes (32 MiB), the most record reads`,
+      {
+        connection: 'close',
+      },
+    );
+    throw new RefusedHereError();
+  }
+  const requestBody = await readBounded(req, undefined, 'the request body', 'record');
   const path = route.upstream.prefix + (req.url ?? '/');
   const requestHeaders = forwardedHeaders(req.headers);
   requestHeaders.host = route.upstream.host;
   const base = { arrived, started, method: req.method ?? 'GET', path, requestHeaders, requestBody };
+  if (cameBack(req, route)) {
+    // The loop's own turn: refused, never forwarded again, never recorded.
+    refuse(res, 508, loopMessage(route), { [LOOP_HEADER]: route.hop });
+    throw new RefusedHereError();
+  }
+  let answer: IncomingMessage | undefined;
+  // A client that went away stops the reading of its answer: nothing more is fetched for it.
+  const clientGone = () => answer?.destroy(new ClientGoneError());
+  res.once('close', clientGone);
   try {
-    const answer = await send(route, base);
-    const responseHeaders = forwardedHeaders(answer.headers);
-    res.writeHead(answer.statusCode ?? 502, responseHeaders);
-    const body: Buffer[] = [];
-    for await (const chunk of answer) {
-      body.push(chunk as Buffer);
-      res.write(chunk);
+    answer = await send(route, base);
+    if (res.destroyed) {
+      answer.destroy();
+      throw new ClientGoneError();
     }
-    res.end();
+    if (answer.headers[LOOP_HEADER] === route.hop) {
+      answer.resume();
+      throw new LoopDetectedError(loopMessage(route));
+    }
+    // Kept whole before it is passed on, so that an answer past the bound gets the client a 502
+    // rather than half of one.
+    const body = await readBounded(
+      answer,
+      answer.headers['content-length'],
+      `the upstream's answer to ${base.method} ${base.path.replace(/\?[\s\S]*$/, '')}`,
+      'record',
+    );
+    res.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.headers));
+    res.end(body);
     return {
       ...base,
       status: answer.statusCode ?? 0,
       responseHeaders: answer.headers,
-      responseBody: Buffer.concat(body),
+      responseBody: body,
     };
   } catch (error) {
-    const reason = describeError(error as NodeJS.ErrnoException, route);
+    if (error instanceof ClientGoneError || res.destroyed) throw new ClientGoneError();
+    const reason =
+      error instanceof AnswerTooLargeError || error instanceof LoopDetectedError
+        ? error.message
+        : describeError(error as NodeJS.ErrnoException, route);
+    const status = error instanceof LoopDetectedError ? 508 : 502;
     const body = Buffer.from(
       JSON.stringify({ message: `fake-marketing-server record: ${reason}` }),
     );
@@ -133,10 +180,55 @@ export async function forward(
       'content-type': 'application/json; charset=utf-8',
       'content-length': String(body.length),
     };
-    if (!res.headersSent) res.writeHead(502, responseHeaders).end(body);
+    if (!res.headersSent) res.writeHead(status, responseHeaders).end(body);
     else res.destroy();
-    return { ...base, status: 502, responseHeaders, responseBody: body, unreachable: reason };
+    return { ...base, status, responseHeaders, responseBody: body, unreachable: reason };
+  } finally {
+    res.off('close', clientGone);
   }
+}
+
+/** The client of the recorder went away before its answer was whole: nothing to record. */
+class ClientGoneError extends Error {
+  override name = 'ClientGoneError';
+}
+
+/**
+ * The recorder answered the request itself (a loop's turn: 508; a body past the bound: 413):
+ * nothing was exchanged with the upstream, nothing is recorded.
+ */
+export class RefusedHereError extends Error {
+  override name = 'RefusedHereError';
+}
+
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+): void {
+  const body = Buffer.from(JSON.stringify({ message: `fake-marketing-server record: ${message}` }));
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+      ...headers,
+    })
+    .end(body);
+}
+
+/** The upstream answered with this recorder's own loop refusal. */
+class LoopDetectedError extends Error {
+  override name = 'LoopDetectedError';
+}
+
+function cameBack(req: IncomingMessage, route: Route): boolean {
+  const via = req.headers.via;
+  return typeof via === 'string' && via.split(',').some((one) => one.trim().endsWith(route.hop));
+}
+
+function loopMessage(route: Route): string {
+  return `loop detected: --upstream ${route.upstream.origin} is this recorder itself, so each request would come back to it without end. Point --upstream at the service to record.`;
 }
 
 function send(
@@ -150,9 +242,13 @@ function send(
 ): Promise<IncomingMessage> {
   const request = route.upstream.https ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    const via = exchange.requestHeaders.via;
     const req = request(route.upstream.origin + exchange.path, {
       method: exchange.method,
-      headers: exchange.requestHeaders,
+      headers: {
+        ...exchange.requestHeaders,
+        via: `${via === undefined ? '' : `${via}, `}1.1 ${route.hop}`,
+      },
       agent: route.agent,
       timeout: route.timeoutMs,
     });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
   Agent as HttpAgent,
@@ -13,7 +14,13 @@ import { Redactor } from '../control/redact.js';
 import { readTextFile } from '../files.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
-import { type Exchange, forward, parseUpstream, type Upstream } from './forward.js';
+import {
+  type Exchange,
+  forward,
+  parseUpstream,
+  RefusedHereError,
+  type Upstream,
+} from './forward.js';
 import { HarFile } from './har-file.js';
 import { LearnedSecrets } from './learned-secrets.js';
 import { RecorderOptionError } from './recorder-error.js';
@@ -62,10 +69,11 @@ export interface Recorder {
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /**
- * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`
- * (and hop-by-hop headers), its answer is returned unchanged, and the exchange is appended to a
- * HAR 1.2 file with the journal's redaction (the Basic username, the server id, stays; the key
- * never). An upstream that cannot be reached gets the client a 502 saying why, recorded as such.
+ * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`,
+ * `Via` (and hop-by-hop headers), its answer is returned unchanged, and the exchange is appended
+ * to a HAR 1.2 file with the journal's redaction (the Basic username, the server id, stays; the
+ * key never). An upstream that cannot be reached, or whose answer is past 32 MiB, gets the client
+ * a 502 saying why, recorded as such; a request that loops back to the recorder, a 508.
  */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = parseUpstream(options.upstream);
@@ -76,21 +84,24 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const inFlight = new Set<Promise<void>>();
+  // Names this recorder in the Via header of what it forwards, to see its own requests come back.
+  const hop = `fake-marketing-server-record-${randomBytes(8).toString('hex')}`;
   let nextId = file.entries;
   const secrets = new LearnedSecrets(options.secrets);
   // Whole bodies are recorded, so whole bodies are scanned.
   const redactor = new Redactor(secrets, Number.MAX_SAFE_INTEGER);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const done = forward(req, res, { upstream, agent, timeoutMs }).then(
+    const done = forward(req, res, { upstream, agent, timeoutMs, hop }).then(
       (exchange) => {
         nextId += 1;
         secrets.learn(exchange.requestHeaders);
         file.append(exchangeEntry(nextId, exchange, upstream, redactor));
       },
-      // The client went away before its request was whole: nothing was exchanged to record.
-      () => {
-        res.destroy();
+      // The client went away (before its request or its answer was whole), its body was past the
+      // bound, or the recorder answered it itself: nothing was exchanged to record.
+      (error: unknown) => {
+        if (!(error instanceof RefusedHereError)) res.destroy();
       },
     );
     inFlight.add(done);
@@ -176,7 +187,9 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     status: exchange.status,
     fault: undefined,
     requestHeaders: exchange.requestHeaders,
-    responseHeaders: exchange.responseHeaders,
+    // An upstream (or a gateway) can echo the credentials in an answer's header: the answer's
+    // headers get the request's redaction, `Authorization`-like ones included.
+    responseHeaders: redactor.requestHeaders(exchange.responseHeaders),
   });
   const responseBody = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
   const entry = toHarEntry(

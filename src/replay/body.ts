@@ -41,6 +41,14 @@ function xmlReader() {
   return xmlLibrary;
 }
 
+/**
+ * A recorded body the XML parser gave up on although it is well-formed (nested deeper than the
+ * parser goes): the HAR cannot be replayed, and the caller names the entry.
+ */
+export class UnreadableBodyError extends Error {
+  override name = 'UnreadableBodyError';
+}
+
 /** The media type without parameters, lower-cased: `application/json`. */
 export function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim().toLowerCase();
@@ -65,7 +73,13 @@ export function parseBody(contentType: string, text: string | undefined): Parsed
   }
   const xml = type.endsWith('xml') || first === '<';
   if (xml && xmlReader().validator.validate(text) === true) {
-    const [root] = toNodes(xmlReader().parser.parse(text) as unknown[]);
+    let items: unknown[];
+    try {
+      items = xmlReader().parser.parse(text) as unknown[];
+    } catch (error) {
+      throw new UnreadableBodyError(`its XML body cannot be read: ${(error as Error).message}`);
+    }
+    const [root] = toNodes(items);
     if (root) return { kind: 'xml', value: root };
   }
   return { kind: 'text', value: text };

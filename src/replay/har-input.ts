@@ -1,4 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { MAX_ANSWER_BYTES } from '../answer-limit.js';
+import { UnreadableBodyError } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
 export class HarInputError extends Error {
@@ -38,7 +40,14 @@ export interface HarExchanges {
   readonly exchanges: RecordedExchange[];
   readonly entries: number;
   readonly ignored: number;
+  /**
+   * Every `Authorization` and `Proxy-Authorization` value of every entry, API or not, repeated
+   * ones included: where the report learns the keys it must never show.
+   */
+  readonly credentials: string[];
 }
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 const API_PATH = /\/marketing\/(v1|beta)(\/[^?#]*)?$/;
 // The journal's marker for a body kept cut off at journalBodyLimit.
@@ -50,7 +59,7 @@ const MAX_PROBLEMS = 5;
  * 1.5 MB HAR decoding to 1.1 GiB took replay to 2.3 GB of memory); no answer of the service comes
  * near this, and a body past it is reported as not comparable instead.
  */
-export const MAX_DECODED_BODY_BYTES = 32 * 1024 * 1024;
+export const MAX_DECODED_BODY_BYTES = MAX_ANSWER_BYTES;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -79,8 +88,10 @@ export function readHarExchanges(text: string): HarExchanges {
     throw new HarInputError('not HAR 1.2: log.entries is not an array.');
   const problems: string[] = [];
   const exchanges: RecordedExchange[] = [];
+  const credentials: string[] = [];
   let ignored = 0;
   log.entries.forEach((entry: unknown, index: number) => {
+    credentials.push(...credentialsOf(entry));
     const problem = entryProblem(entry);
     if (problem !== undefined) {
       problems.push(`entry ${index}: ${problem}`);
@@ -100,8 +111,39 @@ export function readHarExchanges(text: string): HarExchanges {
     throw new HarInputError(
       `no API entries: none of the ${log.entries.length} entries is under /marketing/v1 or /marketing/beta.`,
     );
-  return { exchanges, entries: log.entries.length, ignored };
+  return { exchanges, entries: log.entries.length, ignored, credentials };
 }
+
+/** The credential header values of an entry's request, however malformed the entry. */
+function credentialsOf(entry: unknown): string[] {
+  const headers = isObject(entry) && isObject(entry.request) ? entry.request.headers : undefined;
+  if (!Array.isArray(headers)) return [];
+  return headers.flatMap((header: unknown) =>
+    isObject(header) &&
+    typeof header.name === 'string' &&
+    CREDENTIAL_HEADERS.has(header.name.trim().toLowerCase()) &&
+    typeof header.value === 'string'
+      ? [header.value]
+      : [],
+  );
+}
+
+/**
+ * Runs `work` on the entry at `index`; a recorded body it cannot read becomes a HarInputError
+ * naming the entry (a bad HAR, exit 2), as a malformed entry is.
+ */
+export function atEntry<T>(index: number, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof UnreadableBodyError)
+      throw new HarInputError(`entry ${index}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** An HTTP method: a token (RFC 9110, 9.1), as the fake and any server would take it. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** What replay needs of an entry and is missing, or undefined. */
 function entryProblem(entry: unknown): string | undefined {
@@ -110,6 +152,8 @@ function entryProblem(entry: unknown): string | undefined {
   if (!isObject(request)) return 'request is missing';
   if (typeof request.method !== 'string' || request.method === '')
     return 'request.method is missing';
+  if (!METHOD.test(request.method))
+    return `request.method is not an HTTP method (${JSON.stringify(request.method.slice(0, 40))})`;
   if (typeof request.url !== 'string' || !URL.canParse(request.url))
     return `request.url is not an absolute URL (${JSON.stringify(request.url)})`;
   if (!Array.isArray(request.headers)) return 'request.headers is not an array';

@@ -1,6 +1,7 @@
 import type { ServerSeed } from '../domain/seed-types.js';
 import { parseBody } from './body.js';
 import type { RecordedExchange } from './har-input.js';
+import { atEntry } from './har-input.js';
 import { itemsOf, operationOf, recordOf, serverIdOf } from './operations.js';
 
 /** What a recording shows of one server's state before the session. */
@@ -89,7 +90,7 @@ export function inferServers(exchanges: readonly RecordedExchange[]): Map<number
       facts = new Facts();
       all.set(serverId, facts);
     }
-    learn(facts, exchange);
+    atEntry(exchange.index, () => learn(facts, exchange));
   }
   return new Map([...all].map(([serverId, facts]) => [serverId, toSeed(facts)]));
 }

@@ -5,7 +5,7 @@ import { loadSeed } from '../files.js';
 import { LearnedSecrets } from '../record/learned-secrets.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../server.js';
 import { compareAnswers } from './compare.js';
-import { type RecordedExchange, readHarExchanges } from './har-input.js';
+import { atEntry, type RecordedExchange, readHarExchanges } from './har-input.js';
 import { IdMaps } from './ids.js';
 import { inferServers, type ServerFacts } from './infer-seed.js';
 import { type Operation, operationOf, pathForFake, serverIdOf } from './operations.js';
@@ -54,6 +54,8 @@ export class ReplayCannotRunError extends Error {
 
 const keyOf = (serverId: number) => `replay-key-${serverId}`;
 const WRONG_KEY = 'replay-wrong-key';
+/** How many exchanges replay sends between two turns of the event loop. */
+const YIELD_EVERY = 64;
 // Answers that say the service did not handle the request at all: not replayed.
 const UNAVAILABLE = new Set([502, 503, 504]);
 
@@ -70,7 +72,7 @@ export async function replayHar(
   har: string | object,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
-  const { exchanges, entries, ignored } = readHarExchanges(
+  const { exchanges, entries, ignored, credentials } = readHarExchanges(
     typeof har === 'string' ? har : JSON.stringify(har),
   );
   const serverIds = new Set(exchanges.map(serverIdOf).filter((id) => id !== undefined));
@@ -108,17 +110,19 @@ export async function replayHar(
     }
     const shared = new IdMaps();
     const results: ExchangeResult[] = [];
-    const hide = keysHider(exchanges);
+    const hide = keysHider(credentials);
     for (const exchange of exchanges) {
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
       const facts = serverId === undefined ? undefined : inferred?.get(serverId);
-      const result = await replayOne(fake, exchange, maps, {
-        inferred: inferred !== undefined,
-        facts,
-        hide,
-      });
+      const result = await atEntryAsync(exchange.index, () =>
+        replayOne(fake, exchange, maps, { inferred: inferred !== undefined, facts, hide }),
+      );
       results.push(withoutKeys(result, hide));
+      // An injected request settles without leaving the microtask queue, and each one leaves an
+      // immediate (holding its request, answer and mock socket, ~10 KB) that only runs once the
+      // loop yields: without this, a 50 000-entry HAR held all of them at once (0.5 GB).
+      if (results.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     const count = (outcome: ExchangeResult['outcome']) =>
       results.filter((result) => result.outcome === outcome).length;
@@ -139,13 +143,24 @@ export async function replayHar(
 /**
  * A HAR from a browser or Playwright holds the keys in clear in `Authorization`, and a client may
  * have put one in a path, a query or a body too: the report takes out every key the recording's
- * credentials show, in every form, by the recorder's own means (learned from the credentials,
- * redacted as the journal redacts).
+ * credentials show (every credential header of every entry, API or not), in every form, by the
+ * recorder's own means (learned from the credentials, redacted as the journal redacts).
  */
-function keysHider(exchanges: readonly RecordedExchange[]): (text: string) => string {
+function keysHider(credentials: readonly string[]): (text: string) => string {
   const learned = new LearnedSecrets();
-  for (const exchange of exchanges) learned.learn(exchange.headers);
+  learned.learn({ authorization: [...credentials] });
   return secretHider(learned.secrets());
+}
+
+/** {@link atEntry} for the replay of one entry, which awaits the fake. */
+async function atEntryAsync<T>(index: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    return atEntry(index, () => {
+      throw error;
+    });
+  }
 }
 
 function withoutKeys(result: ExchangeResult, hide: (text: string) => string): ExchangeResult {

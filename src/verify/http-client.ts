@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { readBounded } from '../answer-limit.js';
 
 /** Where and how to reach an implementation of the Marketing API. */
 export interface Target {
@@ -36,7 +37,10 @@ export function describeCall(call: Call): string {
   return `${call.method} ${call.path}${accept}${body}`;
 }
 
-/** Sends one call with Basic authentication; answers with the status and the body as text. */
+/**
+ * Sends one call with Basic authentication; answers with the status and the body as text. An
+ * answer past MAX_ANSWER_BYTES rejects with AnswerTooLargeError (reading it stops there).
+ */
 export function send(target: Target, call: Call): Promise<Answer> {
   const url = new URL(target.baseUrl.replace(/\/$/, '') + call.path);
   const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
@@ -60,16 +64,20 @@ export function send(target: Target, call: Call): Promise<Answer> {
         timeout: target.timeoutMs ?? 15_000,
       },
       (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            contentType: String(res.headers['content-type'] ?? ''),
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
+        readBounded(
+          res,
+          res.headers['content-length'],
+          `the answer to ${call.method} ${call.path}`,
+          'verify and import',
+        ).then(
+          (body) =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              body: body.toString('utf8'),
+            }),
+          reject,
         );
-        res.on('error', reject);
       },
     );
     req.on('timeout', () =>

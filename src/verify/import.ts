@@ -1,3 +1,4 @@
+import { AnswerTooLargeError } from '../answer-limit.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
@@ -11,7 +12,14 @@ export interface ImportOptions extends Target {
 }
 
 async function getJson<T>(target: Target, path: string): Promise<T> {
-  const answer = await send(target, { method: 'GET', path, accept: 'application/json' });
+  let answer: Awaited<ReturnType<typeof send>>;
+  try {
+    answer = await send(target, { method: 'GET', path, accept: 'application/json' });
+  } catch (error) {
+    // An answer, if not one to import: refused as the other bad answers are.
+    if (error instanceof AnswerTooLargeError) throw new InvalidOptionError(error.message);
+    throw error;
+  }
   if (answer.status !== 200) {
     // Hidden whole, before it is cut: a server may quote the path, and with it a key put there.
     const body = keyHider(target.key)(answer.body);

@@ -1,3 +1,4 @@
+import { AnswerTooLargeError } from '../answer-limit.js';
 import { type Answer, send, type Target } from './http-client.js';
 
 /** Why nothing could be judged, said once, with what to fix. */
@@ -84,6 +85,11 @@ export async function preflight(target: Target): Promise<CouldNotRun | undefined
     });
     return answerProblem(target, answer);
   } catch (error) {
+    if (error instanceof AnswerTooLargeError)
+      return {
+        problem: error.message,
+        fix: 'check --base-url: the API answers a list in far less (an endless or hostile answer?)',
+      };
     return transportProblem(target, error);
   }
 }

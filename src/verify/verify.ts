@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { AnswerTooLargeError } from '../answer-limit.js';
 import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js';
 import { secretHider } from '../control/hide-secrets.js';
 import { InvalidOptionError } from '../domain/errors.js';
@@ -187,6 +188,10 @@ async function runCheck(
         result.answer = showAnswer({ ...error.answer, body: hide(error.answer.body) });
     } else if (error instanceof Skip) {
       result.status = 'skipped';
+      result.got = error.message;
+    } else if (error instanceof AnswerTooLargeError) {
+      // An answer, and not one the description allows: a failed check, not an outage.
+      result.status = 'fail';
       result.got = error.message;
     } else {
       result.status = 'error';

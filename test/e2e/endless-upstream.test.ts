@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
+import { CLI } from '../helpers/cli.js';
+
+/**
+ * Outside attack, round 5, finding 3: record, verify and import read an upstream answer with no
+ * bound (GBs of RSS within seconds). Each keeps at most MAX_ANSWER_BYTES of one answer, stops
+ * reading past it, and says so; record stops reading when its client went away.
+ * The upstream here answers 200 with a JSON body that goes on for CAP bytes (without the bound
+ * each command would hold all of it), or slowly, to see a cancelled client stop it.
+ */
+const MiB = 1024 * 1024;
+const CAP = 512 * MiB;
+/** Node and the CLI with one answer held: far below what reading CAP would take. */
+const RSS_BOUND = 256 * MiB;
+const CHUNK = Buffer.from(`{"id":1,"name":"${'x'.repeat(64 * 1024 - 20)}"},`);
+
+let upstream: Server;
+let upstreamUrl: string;
+/** Bytes each answer sent before its connection closed, by request path. */
+const sent = new Map<string, { bytes: number; closed: boolean }>();
+const folder = mkdtempSync(join(tmpdir(), 'endless-'));
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    const tally = { bytes: 0, closed: false };
+    sent.set(req.url ?? '', tally);
+    res.on('close', () => {
+      tally.closed = true;
+    });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('[');
+    const slow = req.url?.includes('slow') === true;
+    const pump = () => {
+      while (!res.destroyed && tally.bytes < CAP) {
+        tally.bytes += CHUNK.length;
+        const more = res.write(CHUNK);
+        if (slow) return void setTimeout(pump, 10);
+        if (!more) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end('{}]');
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+});
+afterAll(async () => {
+  upstream.closeAllConnections();
+  await new Promise((resolve) => upstream.close(resolve));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** The CLI, printing its peak RSS (bytes) on stderr as it exits. */
+function run(args: string[]) {
+  const peak = `process.on('exit',()=>process.stderr.write('\\nmaxrss='+process.resourceUsage().maxRSS*1024+'\\n'))`;
+  const child = spawn(
+    process.execPath,
+    [`--import=data:text/javascript,${encodeURIComponent(peak)}`, CLI, ...args],
+    { stdio: 'pipe' },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string; rss: number }>(
+    (resolve) =>
+      child.on('exit', (code) =>
+        resolve({
+          code,
+          stdout,
+          stderr,
+          rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Infinity),
+        }),
+      ),
+  );
+  return { child, exited, stdout: () => stdout };
+}
+
+const target = ['--server-id', '12345', '--key', 'endless-key-123456'];
+const LIMIT_TEXT = `larger than ${MAX_ANSWER_BYTES} bytes (32 MiB)`;
+
+describe('an endless upstream answer (attack 5, finding 3)', () => {
+  it('verify: exit 3 naming the limit, memory bounded, reading stopped', async () => {
+    const { exited } = run(['verify', '--base-url', upstreamUrl, ...target]);
+    const { code, stdout, stderr, rss } = await exited;
+    expect(code).toBe(3);
+    expect(stdout + stderr).toContain(LIMIT_TEXT);
+    expect(rss).toBeLessThan(RSS_BOUND);
+    expect(sent.get('/marketing/v1/lists')?.bytes).toBeLessThan(CAP);
+  });
+
+  it('import: exit 2 (a bad answer) naming the limit, memory bounded', async () => {
+    const out = join(folder, 'seed.json');
+    const { exited } = run(['import', '--base-url', upstreamUrl, ...target, '--out', out]);
+    const { code, stderr, rss } = await exited;
+    expect(code).toBe(2);
+    expect(stderr).toContain(LIMIT_TEXT);
+    expect(stderr).toContain('GET /lists');
+    expect(rss).toBeLessThan(RSS_BOUND);
+  });
+
+  it('record: the client gets a 502 naming the limit, the HAR notes it, memory bounded', async () => {
+    const out = join(folder, 'endless.har');
+    const recorder = run([
+      'record',
+      '--http',
+      '--port',
+      '0',
+      '--upstream',
+      upstreamUrl,
+      '--out',
+      out,
+    ]);
+    onTestFinished(() => {
+      if (recorder.child.exitCode === null) recorder.child.kill('SIGKILL');
+    });
+    while (!recorder.stdout().includes('Press Ctrl+C')) await new Promise((r) => setTimeout(r, 20));
+    const baseUrl = /Base URL\s+(\S+)/.exec(recorder.stdout())![1]!;
+    const answer = await fetch(`${baseUrl}/lists`);
+    expect(answer.status).toBe(502);
+    expect(await answer.text()).toContain(LIMIT_TEXT);
+
+    // A client that goes away: the recorder stops reading its answer at once.
+    const slow = request(`${baseUrl}/lists?slow=1`);
+    slow.on('error', () => {});
+    slow.end();
+    await new Promise((r) => setTimeout(r, 300));
+    slow.destroy();
+    const tally = () => sent.get('/marketing/v1/lists?slow=1');
+    for (let i = 0; i < 100 && !tally()?.closed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(tally()?.closed).toBe(true);
+    expect(tally()?.bytes).toBeLessThan(16 * MiB);
+
+    recorder.child.kill('SIGTERM');
+    const { rss } = await recorder.exited;
+    expect(rss).toBeLessThan(RSS_BOUND);
+    const har = JSON.parse(readFileSync(out, 'utf8'));
+    expect(har.log.entries).toHaveLength(1);
+    expect(har.log.entries[0].response.status).toBe(502);
+    expect(har.log.entries[0].comment).toContain(LIMIT_TEXT);
+  });
+});
