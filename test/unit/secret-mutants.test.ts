@@ -283,6 +283,19 @@ describe('redactForms', () => {
     expect(redactForms(short, compiled.text, false)).toBe(short);
   });
 
+  it('keeps a line break that no base64 follows in a string it redacts', () => {
+    // The secret behind an escape makes the decoded string the answer: its line breaks must be
+    // the string's own, whatever the 16 characters before them look like.
+    for (const next of ['- k=', '"k": "', ' k=']) {
+      expect(redactForms(`abcdefghijklmnopqrst\n${next}S%65cr3t-Key`, compiled.text, false)).toBe(
+        `abcdefghijklmnopqrst\n${next}${REDACTED}`,
+      );
+      expect(
+        redactForms(`"abcdefghijklmnopqrst\\n${next}\\u0053ecr3t-Key"`, compiled.text, false),
+      ).toBe(`"abcdefghijklmnopqrst\\n${next}${REDACTED}"`);
+    }
+  });
+
   it('reaches as far as the widest escape', () => {
     expect(MAX_ESCAPE_WIDTH).toBe('&#x0000073;'.length);
   });
