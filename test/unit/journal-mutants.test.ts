@@ -159,6 +159,11 @@ describe('an entry', () => {
     });
   });
 
+  it('never reads the status line as a header, even with a colon in its reason', () => {
+    const entry = entryOf({ responseHeaders: 'HTTP/1.1 299 Note: kept\r\nX-A: 1\r\n\r\n' });
+    expect(entry.response.headers).toEqual({ 'x-a': '1' });
+  });
+
   it('reads a header object, numbers as text', () => {
     const entry = entryOf({ responseHeaders: { 'content-length': 12, 'x-a': ['1', '2'] } });
     expect(entry.response.headers).toEqual({ 'content-length': '12', 'x-a': ['1', '2'] });
