@@ -243,7 +243,8 @@ export class Journal {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
     return new Promise((resolve, reject) => {
-      const abort = () => waiter.reject(signal?.reason);
+      // Only ever a listener of `signal`: it is there.
+      const abort = () => waiter.reject(signal!.reason);
       const settle = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', abort);
@@ -273,7 +274,8 @@ export class Journal {
         const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${shown}${untestedNote(waiter.untested)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
-      signal?.addEventListener('abort', abort, { once: true });
+      // Not `once`: settle() removes it, whichever way the wait ends.
+      signal?.addEventListener('abort', abort);
       this.waiters.add(waiter);
     });
   }
@@ -509,28 +511,13 @@ const DEEP_JSON_NOTE = `JSON nested deeper than ${MAX_SHOWN_DEPTH} levels: shown
 
 function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
   if (kept === undefined) return {};
-  const cut = kept instanceof CutBody;
-  const data = cut ? kept.data : kept;
-  const size = cut ? kept.size : typeof kept === 'string' ? Buffer.byteLength(kept) : kept.length;
-  const truncated = cut;
-  const binary = cut ? kept.binary : typeof kept !== 'string' && !isUtf8(kept);
-  if (binary) {
-    const base64 = (typeof data === 'string' ? Buffer.from(data) : data).toString('base64');
-    return {
-      body: base64,
-      bodyEncoding: 'base64',
-      bodySize: size,
-      ...(truncated ? { bodyTruncated: true } : {}),
-    };
+  if (kept instanceof CutBody) return cutBodyOf(kept);
+  const size = typeof kept === 'string' ? Buffer.byteLength(kept) : kept.length;
+  if (typeof kept !== 'string' && !isUtf8(kept)) {
+    return { body: kept.toString('base64'), bodyEncoding: 'base64', bodySize: size };
   }
-  const text = typeof data === 'string' ? data : data.toString('utf8');
-  if (truncated) {
-    return {
-      body: `${text}…[truncated: ${size} bytes in all]`,
-      bodySize: size,
-      bodyTruncated: true,
-    };
-  }
+  // UTF-8 for a Buffer, the string itself for a string.
+  const text = kept.toString();
   if (parseJson && jsonDepthExceeds(text, MAX_SHOWN_DEPTH)) {
     // Parsed, it would overflow the stack of every reader (JSON.stringify, filters, HAR).
     return { body: text, bodySize: size, bodyNote: DEEP_JSON_NOTE };
@@ -544,4 +531,21 @@ function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
     }
   }
   return { body: text, bodySize: size };
+}
+
+/** A body over the limit: its first bytes, as base64 or as text ending with a marker. */
+function cutBodyOf({ data, size, binary }: CutBody): RecordedBody {
+  if (binary) {
+    return {
+      body: data.toString('base64'),
+      bodyEncoding: 'base64',
+      bodySize: size,
+      bodyTruncated: true,
+    };
+  }
+  return {
+    body: `${data.toString()}…[truncated: ${size} bytes in all]`,
+    bodySize: size,
+    bodyTruncated: true,
+  };
 }
