@@ -33,7 +33,7 @@ const XML_NAMED: Readonly<Record<string, string>> = {
 export const MAX_ESCAPE_WIDTH = 11;
 
 const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
-const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+const asWire = (text: string) => Buffer.from(text).toString('latin1');
 
 /** Anything {@link decodeEscapes} or a base64 line break could start with: one scan. */
 const MAY_HOLD = /[%\\&\n]/;
@@ -85,9 +85,10 @@ export function decodeEscapes(value: string, wire: boolean): string {
         }
         return jsonChar(unit, text) + (low === undefined ? '' : `\\u${low.toLowerCase()}`);
       }
-      const point =
-        hex !== undefined ? Number.parseInt(hex, 16) : decimal !== undefined ? Number(decimal) : -1;
-      if (point <= 0 || point > 0x10ffff || isSurrogate(point)) return match;
+      // The last alternative left: a character reference, in hex or in decimal.
+      const point = hex !== undefined ? Number.parseInt(hex, 16) : Number(decimal);
+      // Written so that a `NaN` is left too.
+      if (!(point > 0 && point <= 0x10ffff) || isSurrogate(point)) return match;
       const char = String.fromCodePoint(point);
       if (char === "'") return match;
       return XML_NAMED[char] ?? text(char);
@@ -95,12 +96,14 @@ export function decodeEscapes(value: string, wire: boolean): string {
   );
 }
 
-/** One JSON `\uXXXX` unit as JSON.stringify would write it, or the character itself. */
+/**
+ * One JSON `\uXXXX` unit as JSON.stringify writes it when JSON needs an escape for it (a quote,
+ * a backslash, a control character, a lone surrogate), else the character itself.
+ */
 function jsonChar(unit: number, text: (char: string) => string): string {
   const char = String.fromCharCode(unit);
-  if (isSurrogate(unit)) return `\\u${unit.toString(16).padStart(4, '0')}`;
-  if (unit < 0x20 || char === '"' || char === '\\') return JSON.stringify(char).slice(1, -1);
-  return text(char);
+  const escaped = JSON.stringify(char).slice(1, -1);
+  return escaped === char ? text(char) : escaped;
 }
 
 /**
@@ -238,8 +241,9 @@ const BASE64_START = /[A-Za-z0-9+/]/;
  * another goes. Each line break costs one test of the 16 characters before it.
  */
 function joinBase64Lines(value: string): string {
+  // Before the 16th character, the slice is shorter than 16 (a negative start counts from the
+  // end, past `offset` or not): no line end.
   return value.replace(LINE_BREAK, (match, offset: number) =>
-    offset >= 16 &&
     BASE64_LINE_END.test(value.slice(offset - 16, offset)) &&
     BASE64_START.test(value.charAt(offset + match.length))
       ? ''
