@@ -217,13 +217,9 @@ export class Journal {
   select(filter?: RequestFilter): Iterable<JournalEntry> {
     const slots = this.ordered();
     if (!filter) return built(slots);
-    const compiled = this.compile(filter);
-    if (!compiled.needsEntry)
-      return built(slots.filter((slot) => compiled.matchesHead(headOf(slot))));
     const budget = filterBudget();
-    // Only the slots are held; their entries are built again as they are written, one at a time.
-    const found: Slot[] = [];
-    for (const { slot } of matching(slots, compiled, budget)) found.push(slot);
+    // Only the slots are held; their entries are built as they are written, one at a time.
+    const found = [...matching(slots, this.compile(filter), budget)];
     if (budget.steps < 0) throw tooCostly();
     return built(found);
   }
@@ -238,7 +234,7 @@ export class Journal {
     // are tested.
     const budget = filterBudget();
     const found = matching(this.ordered(), compiled, budget).next();
-    if (!found.done) return Promise.resolve(found.value.entry);
+    if (!found.done) return Promise.resolve(toEntry(found.value));
     if (budget.steps < 0) return Promise.reject(tooCostly());
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
@@ -378,14 +374,14 @@ function* built(slots: readonly Slot[]): Generator<JournalEntry, void, undefined
 }
 
 /**
- * The slots whose entries match, each built only once its head matched; decoding and testing the
- * bodies spend `budget`, and the scan stops once it is spent.
+ * The slots whose entries match: the head decides alone unless the filter reads the body; decoding
+ * and testing the bodies spend `budget`, and the scan stops once it is spent.
  */
 function* matching(
   slots: readonly Slot[],
   filter: CompiledFilter,
   budget: FilterBudget,
-): Generator<{ slot: Slot; entry: JournalEntry }> {
+): Generator<Slot> {
   for (const slot of slots) {
     const head = headOf(slot);
     if (!filter.matchesHead(head)) continue;
@@ -398,7 +394,7 @@ function* matching(
         continue;
       }
     }
-    yield { slot, entry: toEntry(slot) };
+    yield slot;
   }
 }
 
