@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { Journal, type JournalRecord } from '../../src/control/journal.js';
+import {
+  BODY_BYTES_PER_STEP,
+  type CompiledFilter,
+  type FilterBudget,
+  MAX_FILTER_STEPS,
+} from '../../src/control/journal-filter.js';
+import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
+
+// Tests that the mutation run (npm run mutation) asked for: how the journal spends the budget of
+// a body filter, with scripted filters (the `compile` a Journal takes) whose cost and answer a
+// test chooses, and which count how often they are asked.
+
+function facts(method = 'GET'): JournalRecord {
+  return {
+    arrived: Date.UTC(2026, 10, 22, 12, 0, 0),
+    durationMs: 3,
+    protocol: 'http',
+    method,
+    url: '/marketing/v1/lists',
+    serverId: undefined,
+    operation: undefined,
+    format: 'json',
+    status: 200,
+    fault: undefined,
+    requestHeaders: { host: 'fake.test' },
+    responseHeaders: {},
+  };
+}
+
+interface Script {
+  /** Whether the filter reads the body (else the head decides alone). */
+  readonly body: boolean;
+  /** Steps each call to `matches` spends, in order (0 once the list is used up). */
+  readonly costs?: readonly number[];
+  /** The ids it matches, when its budget lasts. */
+  readonly ids: readonly number[];
+}
+
+/**
+ * A filter on `method: 'PUT'` (the head) whose `matches` spends what `costs` says, as a real one
+ * does: it stops one step past its budget, and then does not match.
+ */
+function scripted({ body, costs = [], ids }: Script) {
+  const calls: number[] = [];
+  const filter: CompiledFilter = {
+    matchesHead: (head) => head.method === 'PUT',
+    needsEntry: body,
+    matches: (entry, budget?: FilterBudget) => {
+      const steps = budget ?? { steps: MAX_FILTER_STEPS };
+      steps.steps -= Math.min(costs[calls.length] ?? 0, steps.steps + 1);
+      calls.push(entry.id);
+      return steps.steps >= 0 && ids.includes(entry.id);
+    },
+    differences: () => ['scripted'],
+    headDifferences: () => [],
+    describe: () => '{"scripted":true}',
+  };
+  return { filter, calls };
+}
+
+/** A journal whose filters are the scripts given, one per compile, in order. */
+function journalOf(...scripts: ReturnType<typeof scripted>[]) {
+  const queue = [...scripts];
+  return new Journal(10, 1024, () => queue.shift()!.filter);
+}
+
+describe('a filter that reads no body', () => {
+  it('is decided on the head alone: no entry is tested, in a read, a wait or a new entry', async () => {
+    const read = scripted({ body: false, ids: [] });
+    const recorded = scripted({ body: false, ids: [] });
+    const pending = scripted({ body: false, ids: [] });
+    const journal = journalOf(read, recorded, pending);
+    journal.record(facts('GET'));
+    journal.record(facts('PUT'));
+    expect(journal.entries({ method: 'PUT' }).map((entry) => entry.id)).toEqual([2]);
+    await expect(journal.waitFor({ method: 'PUT' }, 1000)).resolves.toMatchObject({ id: 2 });
+    journal.clear();
+    const waiting = journal.waitFor({ method: 'PUT' }, 60_000);
+    journal.record(facts('PUT'));
+    await expect(waiting).resolves.toMatchObject({ id: 3 });
+    expect([read.calls, recorded.calls, pending.calls]).toEqual([[], [], []]);
+  });
+});
+
+describe('a body filter in a read', () => {
+  it('is tested on each entry whose head matches, and keeps those it matches', () => {
+    const read = scripted({ body: true, ids: [3] });
+    const journal = journalOf(read);
+    for (const method of ['PUT', 'GET', 'PUT']) journal.record(facts(method));
+    expect(journal.entries({ body: {} }).map((entry) => entry.id)).toEqual([3]);
+    expect(read.calls).toEqual([1, 3]);
+  });
+
+  it('reads the request body parsed, as the entry shows it', () => {
+    const bodies: unknown[] = [];
+    const { filter } = scripted({ body: true, ids: [] });
+    const journal = new Journal(10, 1024, () => ({
+      ...filter,
+      matches: (entry) => bodies.push(entry.request.body) === 0,
+    }));
+    journal.record(facts('PUT'), Buffer.from('{"a":[1]}'));
+    expect(journal.entries({ body: {} })).toEqual([]);
+    expect(bodies).toEqual([{ a: [1] }]);
+  });
+
+  it('may spend the whole budget to the last step: still an answer, and the scan goes on', () => {
+    const read = scripted({ body: true, costs: [MAX_FILTER_STEPS, 0], ids: [2] });
+    const journal = journalOf(read);
+    journal.record(facts('PUT'));
+    journal.record(facts('PUT'));
+    expect(journal.entries({ body: {} }).map((entry) => entry.id)).toEqual([2]);
+    expect(read.calls).toEqual([1, 2]);
+  });
+
+  it('one step past the budget is refused with 400, saying how to narrow the read', () => {
+    const read = scripted({ body: true, costs: [MAX_FILTER_STEPS + 1], ids: [1] });
+    const journal = journalOf(read);
+    journal.record(facts('PUT'));
+    journal.record(facts('PUT'));
+    const error = (() => {
+      try {
+        journal.entries({ body: {} });
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as Error).message).toBe(
+      `Bad filter: testing the body filter against the journal needed more than ${MAX_FILTER_STEPS} steps in one read (a step is a value compared, or ${BODY_BYTES_PER_STEP} bytes of request body decoded); narrow the read with sinceId, operation, path, method or status, or give fewer array items.`,
+    );
+    // The scan stopped at the first entry.
+    expect(read.calls).toEqual([1]);
+  });
+
+  it('decoding the request bodies spends the budget too', () => {
+    const bytes = 400;
+    const decode = bytes / BODY_BYTES_PER_STEP;
+    const body = Buffer.from('x'.repeat(bytes));
+    // The first test leaves exactly what decoding the second body costs: both are tested.
+    const exact = scripted({ body: true, costs: [MAX_FILTER_STEPS - 2 * decode], ids: [2] });
+    const one = journalOf(exact);
+    one.record(facts('PUT'), body);
+    one.record(facts('PUT'), body);
+    expect(one.entries({ body: {} }).map((entry) => entry.id)).toEqual([2]);
+    expect(exact.calls).toEqual([1, 2]);
+    // One step less: decoding the second body spends the budget, which is refused untested.
+    const over = scripted({ body: true, costs: [MAX_FILTER_STEPS - 2 * decode + 1], ids: [2] });
+    const two = journalOf(over);
+    two.record(facts('PUT'), body);
+    two.record(facts('PUT'), body);
+    expect(() => two.entries({ body: {} })).toThrow(InvalidOptionError);
+    expect(over.calls).toEqual([1]);
+  });
+});
+
+describe('a body filter in a wait', () => {
+  it('that spends the whole budget on what is recorded still waits for a new entry', async () => {
+    const wait = scripted({ body: true, costs: [MAX_FILTER_STEPS], ids: [2] });
+    const journal = journalOf(wait);
+    journal.record(facts('PUT'));
+    const waiting = journal.waitFor({ body: {} }, 60_000);
+    journal.record(facts('PUT'));
+    await expect(waiting).resolves.toMatchObject({ id: 2 });
+  });
+
+  it('that spends more on what is recorded is refused at once', async () => {
+    const wait = scripted({ body: true, costs: [MAX_FILTER_STEPS + 1], ids: [] });
+    const journal = journalOf(wait);
+    journal.record(facts('PUT'));
+    await expect(journal.waitFor({ body: {} }, 60_000)).rejects.toBeInstanceOf(InvalidOptionError);
+  });
+
+  it('that times out with an empty journal says so', async () => {
+    const wait = scripted({ body: true, ids: [] });
+    const error = await journalOf(wait)
+      .waitFor({ body: {} }, 1)
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as Error).message).toBe(
+      'No request matching {"scripted":true} arrived within 1 ms. The journal is empty: the fake received no request under /marketing/.',
+    );
+  });
+});
