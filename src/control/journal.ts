@@ -337,10 +337,11 @@ export class Journal {
       else if (budget.steps < 0) unfinished.push(waiter);
       left -= share - budget.steps;
     }
-    if (entry === undefined) return;
-    const rest = filterBudget(left);
+    // Made once, for the first wait that spent its share (which built the entry).
+    let rest: FilterBudget | undefined;
     for (const waiter of unfinished) {
-      if (rest.steps > 0 && waiter.filter.matches(entry, rest)) waiter.resolve(entry);
+      rest ??= filterBudget(left);
+      if (rest.steps > 0 && waiter.filter.matches(entry!, rest)) waiter.resolve(entry!);
       else if (rest.steps <= 0) {
         waiter.untested.count += 1;
         if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);

@@ -183,3 +183,77 @@ describe('a body filter in a wait', () => {
     );
   });
 });
+
+describe('a new entry shared by waits with body filters', () => {
+  /** The wait's answer, or `cancelled` when it was still pending at cancelWaits. */
+  const outcome = (wait: Promise<{ id: number }>) =>
+    wait.then(
+      (entry) => entry.id,
+      () => 'cancelled',
+    );
+
+  it('gives each an equal share, then what the others left to those that spent theirs', async () => {
+    const share = MAX_FILTER_STEPS / 4;
+    // Spends its share and one step: finishes on what the others left (share - 1 - 10,000).
+    const late = scripted({ body: true, costs: [MAX_FILTER_STEPS, 50_000], ids: [1] });
+    // Spends 10,000 and does not match; ends with steps left: not asked again.
+    const cheap = scripted({ body: true, costs: [10_000], ids: [] });
+    // Matches at no cost.
+    const free = scripted({ body: true, costs: [0], ids: [1] });
+    // Spends exactly its share and does not match: not spent, so not asked again.
+    const exact = scripted({ body: true, costs: [share], ids: [] });
+    const journal = journalOf(late, cheap, free, exact);
+    const waits = [late, cheap, free, exact].map(() =>
+      outcome(journal.waitFor({ body: {} }, 60_000)),
+    );
+    journal.record(facts('PUT'));
+    journal.cancelWaits();
+    expect(await Promise.all(waits)).toEqual([1, 'cancelled', 1, 'cancelled']);
+    expect([late.calls, cheap.calls, free.calls, exact.calls]).toEqual([[1, 1], [1], [1], [1]]);
+  });
+
+  it('does not count an entry a wait finished testing on its second try', async () => {
+    const second = scripted({ body: true, costs: [MAX_FILTER_STEPS, 1000], ids: [] });
+    const free = scripted({ body: true, costs: [0], ids: [] });
+    const journal = journalOf(second, free);
+    const timedOut = journal.waitFor({ body: {} }, 1).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    const other = outcome(journal.waitFor({ body: {} }, 60_000));
+    journal.record(facts('PUT'));
+    const message = await timedOut;
+    journal.cancelWaits();
+    expect(await other).toBe('cancelled');
+    expect(second.calls).toEqual([1, 1]);
+    expect(message).toMatch(/^No request matching \{"scripted":true\} arrived within 1 ms\. /);
+    expect(message).not.toContain('Not fully tested');
+  });
+
+  for (const entries of [5, 7]) {
+    it(`names the entries a wait could not test (${entries} of them) when it times out`, async () => {
+      // The first spends its share and one step; the second leaves exactly nothing for it.
+      const spent = scripted({ body: true, costs: Array(entries).fill(MAX_FILTER_STEPS), ids: [] });
+      const rest = scripted({ body: true, costs: Array(entries).fill(99_999), ids: [] });
+      const journal = journalOf(spent, rest);
+      const timedOut = journal.waitFor({ body: {} }, 1).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      const other = outcome(journal.waitFor({ body: {} }, 60_000));
+      for (let i = 0; i < entries; i += 1) journal.record(facts('PUT'));
+      const message = await timedOut;
+      journal.cancelWaits();
+      expect(await other).toBe('cancelled');
+      const ids = entries > 5 ? '#1, #2, #3, #4, #5 and 2 more' : '#1, #2, #3, #4, #5';
+      expect(message).toMatch(/^No request matching \{"scripted":true\} arrived within 1 ms\. /);
+      expect(
+        message.endsWith(
+          `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${ids}.`,
+        ),
+      ).toBe(true);
+      // Nothing was left for a second try.
+      expect(spent.calls).toHaveLength(entries);
+    });
+  }
+});
