@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal, type JournalRecord } from '../../src/control/journal.js';
 import {
   BODY_BYTES_PER_STEP,
@@ -256,4 +256,54 @@ describe('a new entry shared by waits with body filters', () => {
       expect(spent.calls).toHaveLength(entries);
     });
   }
+});
+
+describe('the messages of waits timing out', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Its message's closest entries cost `spend` steps each; `body: false` judges heads only. */
+  function explained(body: boolean, spend = 0) {
+    const { filter } = scripted({ body, ids: [] });
+    return {
+      ...filter,
+      headDifferences: () => ['head'],
+      differences: (_entry: unknown, budget?: FilterBudget) => {
+        if (budget) budget.steps -= spend;
+        return ['head', 'body'];
+      },
+    } satisfies CompiledFilter;
+  }
+
+  const timeOut = async (journal: Journal, ms = 10) => {
+    const message = journal.waitFor({}, ms).catch((error: Error) => error.message);
+    await vi.advanceTimersByTimeAsync(ms);
+    return message;
+  };
+
+  it('share one budget for a second by the journal own clock, then have a new one', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    // The first message spends the budget to its last step (one head judged, the rest here).
+    const filters = [
+      explained(true, MAX_FILTER_STEPS - 1),
+      explained(false),
+      explained(false),
+      explained(false),
+    ];
+    // The budget is given when the first message is written (at 10 ms); 999 ms later it is
+    // still spent, 1000 ms later there is a new one.
+    const journal = new Journal(10, 1024, () => filters.shift()!);
+    journal.record(facts('GET'));
+    const closest = 'Closest of the 1 recorded:\n  #1 GET /marketing/v1/lists -> 200';
+    const notShown = `The closest recorded requests are not shown: the waits that timed out in the last second spent the ${MAX_FILTER_STEPS} steps their messages share; read the journal (GET /__admin/requests) to see what arrived.`;
+    expect(await timeOut(journal)).toContain(`${closest}: head; body`);
+    // Judging heads only, with nothing left: not shown either.
+    expect(await timeOut(journal)).toBe(
+      `No request matching {"scripted":true} arrived within 10 ms. ${notShown}`,
+    );
+    await vi.advanceTimersByTimeAsync(1008 - 20);
+    expect(await timeOut(journal, 1)).toContain(notShown);
+    expect(await timeOut(journal, 1)).toContain(`${closest}: head`);
+  });
 });
