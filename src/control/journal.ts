@@ -302,11 +302,9 @@ export class Journal {
     this.next = 0;
   }
 
-  /** Slots oldest first. */
+  /** Slots oldest first: from `next` on (once the buffer has wrapped), then from the start. */
   private ordered(): Slot[] {
-    return this.slots.length < this.capacity
-      ? [...this.slots]
-      : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
+    return [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
   }
 
   /**

@@ -307,3 +307,26 @@ describe('the messages of waits timing out', () => {
     expect(await timeOut(journal, 1)).toContain(`${closest}: head`);
   });
 });
+
+describe('recording', () => {
+  /** `facts()` whose every property read is counted in `reads`. */
+  function watched(method: string, reads: string[]): JournalRecord {
+    return new Proxy(facts(method), {
+      get(target, name, receiver) {
+        reads.push(String(name));
+        return Reflect.get(target, name, receiver);
+      },
+    });
+  }
+
+  it('reads nothing of a record while no wait is pending, and its head for a pending one', async () => {
+    const journal = new Journal(10, 1024);
+    const reads: string[] = [];
+    journal.record(watched('GET', reads));
+    expect(reads).toEqual([]);
+    const waiting = journal.waitFor({ method: 'PUT' }, 60_000);
+    journal.record(watched('PUT', reads));
+    await expect(waiting).resolves.toMatchObject({ id: 2, method: 'PUT' });
+    expect(reads).toContain('method');
+  });
+});

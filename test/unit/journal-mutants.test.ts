@@ -160,8 +160,15 @@ describe('an entry', () => {
   });
 
   it('never reads the status line as a header, even with a colon in its reason', () => {
-    const entry = entryOf({ responseHeaders: 'HTTP/1.1 299 Note: kept\r\nX-A: 1\r\n\r\n' });
-    expect(entry.response.headers).toEqual({ 'x-a': '1' });
+    const entry = entryOf({
+      responseHeaders: 'HTTP/1.1 299 Note: kept\r\nX-A: 1\r\nX-Spaced : 2\r\n\r\n',
+    });
+    expect(entry.response.headers).toEqual({ 'x-a': '1', 'x-spaced': '2' });
+  });
+
+  it('leaves out a header whose value is undefined, name and all', () => {
+    const entry = entryOf({ requestHeaders: { host: 'fake.test', 'x-gone': undefined } });
+    expect(Object.keys(entry.request.headers)).toEqual(['host']);
   });
 
   it('reads a header object, numbers as text', () => {
