@@ -343,3 +343,43 @@ describe('Redactor: a secret anywhere in the query, alone', () => {
     expect(recorded.requestHeaders.authorization).toBe(`Basic ${REDACTED}`);
   });
 });
+
+describe('redactForms: the work a string costs', () => {
+  /** The compiled text patterns, counting each test and each search. */
+  function counted() {
+    const { text } = compileSecrets(['Secr3t-Key'])!;
+    const counts = { any: 0, each: 0, mixed: 0 };
+    class Each extends RegExp {
+      override exec(value: string) {
+        counts.each += 1;
+        return super.exec(value);
+      }
+    }
+    const counting = (name: 'any' | 'mixed') => ({
+      test: (value: string) => {
+        counts[name] += 1;
+        return text[name].test(value);
+      },
+    });
+    const patterns = {
+      ...text,
+      any: counting('any'),
+      each: new Each(text.each.source, text.each.flags),
+      mixed: counting('mixed'),
+    };
+    return { patterns, counts };
+  }
+
+  it('a string without a secret, an escape or a line break: one test, no search', () => {
+    const { patterns, counts } = counted();
+    expect(redactForms('plain words, no secret', patterns, false)).toBe('plain words, no secret');
+    expect(counts).toEqual({ any: 1, each: 0, mixed: 0 });
+  });
+
+  it('a secret as written: found by one search, the rest of the string as it was', () => {
+    const { patterns, counts } = counted();
+    expect(redactForms('a Secr3t-Key b', patterns, false)).toBe(`a ${REDACTED} b`);
+    // Two searches: the one that finds it, the one that finds nothing after.
+    expect(counts).toEqual({ any: 1, each: 2, mixed: 0 });
+  });
+});
