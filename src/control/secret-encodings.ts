@@ -134,7 +134,7 @@ export function redactForms(value: string, patterns: Patterns, wire: boolean): s
 function redactMixed(value: string, patterns: Patterns, wire: boolean): string | undefined {
   const fold = !wire && patterns.plus && value.includes(' ');
   if ((!fold && !value.includes('%')) || !patterns.mixed.test(value)) return undefined;
-  const read = value.includes('%') ? value.replace(RUN, (run) => readRun(run, wire)) : value;
+  const read = value.replace(RUN, (run) => readRun(run, wire));
   // A space spelt `+` keeps every unit where it was: the origins need not know.
   const text = fold ? read.replace(/ /g, '+') : read;
   if (text === value || !patterns.any.test(text)) return undefined;
@@ -149,7 +149,6 @@ function redactMixed(value: string, patterns: Patterns, wire: boolean): string |
 
 /** A run of percent escapes, in either hex case: what the loose reading reads. */
 const RUN = /(?:%[0-9A-Fa-f]{2})+/g;
-const ESCAPES = /^(?:%[0-9A-Fa-f]{2})+$/;
 
 /** Where each unit of the loose reading comes from: the span `[from, to)` of the string read. */
 interface Origins {
@@ -163,18 +162,8 @@ interface Origins {
  * run starting at `at`.
  */
 function readRun(run: string, wire: boolean, origins?: Origins, at = 0): string {
-  if (!origins) {
-    if (run.length === 3) {
-      const byte = Number.parseInt(run.slice(1), 16);
-      if (wire || byte < 0x80) return String.fromCharCode(byte);
-    }
-    if (wire) return Buffer.from(run.replace(/%/g, ''), 'hex').toString('latin1');
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      // An escape that spells no character: read one by one below.
-    }
-  }
+  // One escape or character at a time (decodeURIComponent would refuse a whole run for one
+  // escape that starts no character): this path runs only for a string the prefilter let by.
   let text = '';
   for (let index = 0; index < run.length; ) {
     const byte = Number.parseInt(run.slice(index + 1, index + 3), 16);
@@ -220,9 +209,11 @@ function mapLoosely(value: string, wire: boolean): Origins {
   return origins;
 }
 
-/** The character that percent escapes of its UTF-8 bytes spell; undefined for anything else. */
+/**
+ * The character that percent escapes of its UTF-8 bytes spell (a slice of a run: escapes only);
+ * undefined for anything else.
+ */
 function utf8Char(escapes: string): string | undefined {
-  if (!ESCAPES.test(escapes)) return undefined;
   try {
     return decodeURIComponent(escapes);
   } catch {
