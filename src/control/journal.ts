@@ -507,7 +507,8 @@ const DEEP_JSON_NOTE = `JSON nested deeper than ${MAX_SHOWN_DEPTH} levels: shown
 function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
   if (kept === undefined) return {};
   if (kept instanceof CutBody) return cutBodyOf(kept);
-  const size = typeof kept === 'string' ? Buffer.byteLength(kept) : kept.length;
+  // A string's UTF-8 bytes, a Buffer's length.
+  const size = Buffer.byteLength(kept);
   if (typeof kept !== 'string' && !isUtf8(kept)) {
     return { body: kept.toString('base64'), bodyEncoding: 'base64', bodySize: size };
   }

@@ -44,8 +44,12 @@ interface Script {
  */
 function scripted({ body, costs = [], ids }: Script) {
   const calls: number[] = [];
+  const heads: number[] = [];
   const filter: CompiledFilter = {
-    matchesHead: (head) => head.method === 'PUT',
+    matchesHead: (head) => {
+      heads.push(head.id);
+      return head.method === 'PUT';
+    },
     needsEntry: body,
     matches: (entry, budget?: FilterBudget) => {
       const steps = budget ?? { steps: MAX_FILTER_STEPS };
@@ -57,7 +61,7 @@ function scripted({ body, costs = [], ids }: Script) {
     headDifferences: () => [],
     describe: () => '{"scripted":true}',
   };
-  return { filter, calls };
+  return { filter, calls, heads };
 }
 
 /** A journal whose filters are the scripts given, one per compile, in order. */
@@ -130,8 +134,9 @@ describe('a body filter in a read', () => {
     expect((error as Error).message).toBe(
       `Bad filter: testing the body filter against the journal needed more than ${MAX_FILTER_STEPS} steps in one read (a step is a value compared, or ${BODY_BYTES_PER_STEP} bytes of request body decoded); narrow the read with sinceId, operation, path, method or status, or give fewer array items.`,
     );
-    // The scan stopped at the first entry.
+    // The scan stopped at the first entry: the second was not even looked at.
     expect(read.calls).toEqual([1]);
+    expect(read.heads).toEqual([1]);
   });
 
   it('decoding the request bodies spends the budget too', () => {
