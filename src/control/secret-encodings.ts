@@ -114,10 +114,8 @@ function jsonChar(unit: number, text: (char: string) => string): string {
 export function redactForms(value: string, patterns: Patterns, wire: boolean): string {
   const kept = patterns.any.test(value) ? replaceAll(value, patterns) : value;
   if (!MAY_HOLD.test(kept) && !(patterns.plus && !wire && kept.includes(' '))) return kept;
-  const escaped = mayHoldEscapes(kept);
-  const broken = kept.includes('\n') || kept.includes('\\n');
-  let decoded = escaped ? decodeEscapes(kept, wire) : kept;
-  if (broken) decoded = joinBase64Lines(decoded);
+  // Without a line break, joining lines finds nothing to join: one scan, as testing for one.
+  const decoded = joinBase64Lines(mayHoldEscapes(kept) ? decodeEscapes(kept, wire) : kept);
   const hit = decoded !== kept && patterns.any.test(decoded);
   const canonical = hit ? replaceAll(decoded, patterns) : decoded;
   return redactMixed(canonical, patterns, wire) ?? (hit ? canonical : kept);
@@ -171,7 +169,8 @@ function readRun(run: string, wire: boolean, origins?: Origins, at = 0): string 
     let end = index + 3;
     if (!wire && byte >= 0x80) {
       end = index + 3 * (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2);
-      char = end <= run.length ? utf8Char(run.slice(index, end)) : undefined;
+      // Cut by the end of the run, the slice lacks bytes: no character.
+      char = utf8Char(run.slice(index, end));
     }
     // Kept as written: each of its three characters comes from itself.
     const kept = char === undefined;
@@ -217,7 +216,7 @@ function utf8Char(escapes: string): string | undefined {
   try {
     return decodeURIComponent(escapes);
   } catch {
-    return undefined;
+    // Bytes that are not UTF-8: undefined.
   }
 }
 

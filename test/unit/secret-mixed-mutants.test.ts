@@ -70,6 +70,40 @@ describe('a secret spelt half escaped, in text', () => {
     }
   });
 
+  it('reads every escape of a multi-byte character, lead bytes at the edges of their ranges', () => {
+    // U+0800 (E0 A0 80), U+10000 (F0 90 80 80), U+0080 (C2 80): each read whole.
+    for (const [char, spelt] of [
+      ['\u0800', '%E0%A0%80'],
+      ['\u{10000}', '%F0%90%80%80'],
+      ['\u0080', '%C2%80'],
+    ] as const) {
+      const compiled = compileSecrets([`a${char}Tk9+ab/cDe`])!;
+      expect(redactForms(`x=a${spelt}Tk9+ab%2FcDe&y`, compiled.text, false)).toBe(`x=${R}&y`);
+    }
+  });
+
+  it('reads %80, which starts no character, as its three characters, in text', () => {
+    const compiled = compileSecrets(['80Tk9+ab/cDe-77Q'])!;
+    expect(redactForms('x=%80Tk9+ab%2FcDe-77Q', compiled.text, false)).toBe(`x=%${R}`);
+  });
+
+  it('reads a character of a run as its own escapes only, not the escapes after it', () => {
+    const compiled = compileSecrets(['Tk9+ab/cDe-77Q\u00e9/'])!;
+    expect(redactForms('x=Tk9+ab%2FcDe-77Q%C3%A9%2F&y', compiled.text, false)).toBe(`x=${R}&y`);
+    const kept = compileSecrets(['FF/Tk9+ab/cDe-77Q'])!;
+    expect(redactForms('x=%FF%2FTk9+ab%2FcDe-77Q', kept.text, false)).toBe(`x=%${R}`);
+  });
+
+  it('ends a secret inside an escape read as its three characters', () => {
+    const compiled = compileSecrets(['Tk9+ab/cDe-77Q%FF'])!;
+    expect(redactForms('x=Tk9+ab%2FcDe-77Q%FF&y', compiled.text, false)).toBe(`x=${R}&y`);
+    expect(redactForms('x=Tk9+ab%2FcDe-77Q%FF', compiled.text, false)).toBe(`x=${R}`);
+  });
+
+  it('on the wire, never reads a space as +, even in a string with escapes', () => {
+    expect(redactForms('k=Tk/9 ab_cDe-77Q&x=%41', wire, true)).toBe('k=Tk/9 ab_cDe-77Q&x=%41');
+  });
+
   it('finds a secret holding + spelt with a space in a string with nothing else to read', () => {
     expect(redactForms('k=Tk/9 ab_cDe-77Q', text, false)).toBe(`k=${R}`);
   });

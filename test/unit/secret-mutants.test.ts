@@ -387,6 +387,12 @@ describe('redactForms: the work a string costs', () => {
     expect(other.counts).toEqual({ any: 1, each: 0, mixed: 1 });
   });
 
+  it('a string without a space or an escape, for a key holding +: no loose reading', () => {
+    const { patterns, counts } = counted(['Tk/9+ab_cDe-77Q']);
+    expect(redactForms('a&b', patterns, false)).toBe('a&b');
+    expect(counts).toEqual({ any: 1, each: 0, mixed: 0 });
+  });
+
   it('a secret as written: found by one search, the rest of the string as it was', () => {
     const { patterns, counts } = counted();
     expect(redactForms('a Secr3t-Key b', patterns, false)).toBe(`a ${REDACTED} b`);
