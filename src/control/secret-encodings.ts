@@ -96,14 +96,14 @@ export function decodeEscapes(value: string, wire: boolean): string {
   );
 }
 
-/**
- * One JSON `\uXXXX` unit as JSON.stringify writes it when JSON needs an escape for it (a quote,
- * a backslash, a control character, a lone surrogate), else the character itself.
- */
+/** One JSON `\uXXXX` unit as JSON.stringify would write it, or the character itself. */
 function jsonChar(unit: number, text: (char: string) => string): string {
   const char = String.fromCharCode(unit);
-  const escaped = JSON.stringify(char).slice(1, -1);
-  return escaped === char ? text(char) : escaped;
+  // A surrogate is always four hex digits.
+  if (isSurrogate(unit)) return `\\u${unit.toString(16)}`;
+  // Bounded by the last control character: the next one, a space, is its own escape either way.
+  if (unit <= 0x1f || char === '"' || char === '\\') return JSON.stringify(char).slice(1, -1);
+  return text(char);
 }
 
 /**
