@@ -217,13 +217,9 @@ export class Journal {
   select(filter?: RequestFilter): Iterable<JournalEntry> {
     const slots = this.ordered();
     if (!filter) return built(slots);
-    const compiled = this.compile(filter);
-    if (!compiled.needsEntry)
-      return built(slots.filter((slot) => compiled.matchesHead(headOf(slot))));
     const budget = filterBudget();
-    // Only the slots are held; their entries are built again as they are written, one at a time.
-    const found: Slot[] = [];
-    for (const { slot } of matching(slots, compiled, budget)) found.push(slot);
+    // Only the slots are held; their entries are built as they are written, one at a time.
+    const found = [...matching(slots, this.compile(filter), budget)];
     if (budget.steps < 0) throw tooCostly();
     return built(found);
   }
@@ -238,12 +234,13 @@ export class Journal {
     // are tested.
     const budget = filterBudget();
     const found = matching(this.ordered(), compiled, budget).next();
-    if (!found.done) return Promise.resolve(found.value.entry);
+    if (!found.done) return Promise.resolve(toEntry(found.value));
     if (budget.steps < 0) return Promise.reject(tooCostly());
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.waiters.size >= MAX_WAITS) return Promise.reject(new TooManyWaitsError(MAX_WAITS));
     return new Promise((resolve, reject) => {
-      const abort = () => waiter.reject(signal?.reason);
+      // Only ever a listener of `signal`: it is there.
+      const abort = () => waiter.reject(signal!.reason);
       const settle = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', abort);
@@ -273,7 +270,8 @@ export class Journal {
         const message = `No request matching ${compiled.describe()} arrived within ${timeoutMs} ms. ${shown}${untestedNote(waiter.untested)}`;
         waiter.reject(new WaitTimeoutError(message, closest));
       }, timeoutMs);
-      signal?.addEventListener('abort', abort, { once: true });
+      // Not `once`: settle() removes it, whichever way the wait ends.
+      signal?.addEventListener('abort', abort);
       this.waiters.add(waiter);
     });
   }
@@ -304,11 +302,9 @@ export class Journal {
     this.next = 0;
   }
 
-  /** Slots oldest first. */
+  /** Slots oldest first: from `next` on (once the buffer has wrapped), then from the start. */
   private ordered(): Slot[] {
-    return this.slots.length < this.capacity
-      ? [...this.slots]
-      : [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
+    return [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
   }
 
   /**
@@ -339,10 +335,11 @@ export class Journal {
       else if (budget.steps < 0) unfinished.push(waiter);
       left -= share - budget.steps;
     }
-    if (entry === undefined) return;
-    const rest = filterBudget(left);
+    // Made once, for the first wait that spent its share (which built the entry).
+    let rest: FilterBudget | undefined;
     for (const waiter of unfinished) {
-      if (rest.steps > 0 && waiter.filter.matches(entry, rest)) waiter.resolve(entry);
+      rest ??= filterBudget(left);
+      if (rest.steps > 0 && waiter.filter.matches(entry!, rest)) waiter.resolve(entry!);
       else if (rest.steps <= 0) {
         waiter.untested.count += 1;
         if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
@@ -376,14 +373,14 @@ function* built(slots: readonly Slot[]): Generator<JournalEntry, void, undefined
 }
 
 /**
- * The slots whose entries match, each built only once its head matched; decoding and testing the
- * bodies spend `budget`, and the scan stops once it is spent.
+ * The slots whose entries match: the head decides alone unless the filter reads the body; decoding
+ * and testing the bodies spend `budget`, and the scan stops once it is spent.
  */
 function* matching(
   slots: readonly Slot[],
   filter: CompiledFilter,
   budget: FilterBudget,
-): Generator<{ slot: Slot; entry: JournalEntry }> {
+): Generator<Slot> {
   for (const slot of slots) {
     const head = headOf(slot);
     if (!filter.matchesHead(head)) continue;
@@ -396,7 +393,7 @@ function* matching(
         continue;
       }
     }
-    yield { slot, entry: toEntry(slot) };
+    yield slot;
   }
 }
 
@@ -509,28 +506,14 @@ const DEEP_JSON_NOTE = `JSON nested deeper than ${MAX_SHOWN_DEPTH} levels: shown
 
 function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
   if (kept === undefined) return {};
-  const cut = kept instanceof CutBody;
-  const data = cut ? kept.data : kept;
-  const size = cut ? kept.size : typeof kept === 'string' ? Buffer.byteLength(kept) : kept.length;
-  const truncated = cut;
-  const binary = cut ? kept.binary : typeof kept !== 'string' && !isUtf8(kept);
-  if (binary) {
-    const base64 = (typeof data === 'string' ? Buffer.from(data) : data).toString('base64');
-    return {
-      body: base64,
-      bodyEncoding: 'base64',
-      bodySize: size,
-      ...(truncated ? { bodyTruncated: true } : {}),
-    };
+  if (kept instanceof CutBody) return cutBodyOf(kept);
+  // A string's UTF-8 bytes, a Buffer's length.
+  const size = Buffer.byteLength(kept);
+  if (typeof kept !== 'string' && !isUtf8(kept)) {
+    return { body: kept.toString('base64'), bodyEncoding: 'base64', bodySize: size };
   }
-  const text = typeof data === 'string' ? data : data.toString('utf8');
-  if (truncated) {
-    return {
-      body: `${text}…[truncated: ${size} bytes in all]`,
-      bodySize: size,
-      bodyTruncated: true,
-    };
-  }
+  // UTF-8 for a Buffer, the string itself for a string.
+  const text = kept.toString();
   if (parseJson && jsonDepthExceeds(text, MAX_SHOWN_DEPTH)) {
     // Parsed, it would overflow the stack of every reader (JSON.stringify, filters, HAR).
     return { body: text, bodySize: size, bodyNote: DEEP_JSON_NOTE };
@@ -544,4 +527,21 @@ function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
     }
   }
   return { body: text, bodySize: size };
+}
+
+/** A body over the limit: its first bytes, as base64 or as text ending with a marker. */
+function cutBodyOf({ data, size, binary }: CutBody): RecordedBody {
+  if (binary) {
+    return {
+      body: data.toString('base64'),
+      bodyEncoding: 'base64',
+      bodySize: size,
+      bodyTruncated: true,
+    };
+  }
+  return {
+    body: `${data.toString()}…[truncated: ${size} bytes in all]`,
+    bodySize: size,
+    bodyTruncated: true,
+  };
 }

@@ -44,7 +44,7 @@ export interface Compiled {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+const asWire = (text: string) => Buffer.from(text).toString('latin1');
 
 /**
  * The parts of base64 that encode nothing but `secret`, at each of the three alignments it can
@@ -52,9 +52,9 @@ const asWire = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
  * holds the secret, whatever surrounds it.
  */
 function base64Cores(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
+  const bytes = Buffer.from(secret);
   const cores: string[] = [];
-  for (let offset = 0; offset < 3; offset += 1) {
+  for (const offset of [0, 1, 2]) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
     const core = encoded.slice(
       Math.ceil((8 * offset) / 6),
@@ -91,9 +91,8 @@ function escapedForms(secret: string): string[] {
     json,
     json.replace(/\//g, '\\/'),
     ...xmls,
-    ...(secret.includes("'")
-      ? xmls.flatMap((form) => APOSTROPHES.map((apostrophe) => form.replace(/'/g, apostrophe)))
-      : []),
+    // The same forms for a secret without an apostrophe: the Set in patterns() keeps one.
+    ...xmls.flatMap((form) => APOSTROPHES.map((apostrophe) => form.replace(/'/g, apostrophe))),
   ];
 }
 
@@ -105,7 +104,7 @@ function urlForm(secret: string): string | undefined {
   try {
     return encodeURIComponent(secret);
   } catch {
-    return undefined;
+    // A lone surrogate: no URL form (undefined).
   }
 }
 
@@ -150,7 +149,8 @@ function mixesOf(secrets: readonly string[], base64: readonly string[]): Mixes {
   );
   const mixed = runs.some((run) => run.length < MIN_RUN)
     ? { test: () => true }
-    : tester([...new Set(runs)].sort((a, b) => b.length - a.length));
+    : // A test finds any run whatever their order (only replacing needs the longest first).
+      tester([...new Set(runs)]);
   return { plus: secrets.some((secret) => secret.includes('+')), mixed };
 }
 

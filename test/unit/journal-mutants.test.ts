@@ -159,6 +159,18 @@ describe('an entry', () => {
     });
   });
 
+  it('never reads the status line as a header, even with a colon in its reason', () => {
+    const entry = entryOf({
+      responseHeaders: 'HTTP/1.1 299 Note: kept\r\nX-A: 1\r\nX-Spaced : 2\r\n\r\n',
+    });
+    expect(entry.response.headers).toEqual({ 'x-a': '1', 'x-spaced': '2' });
+  });
+
+  it('leaves out a header whose value is undefined, name and all', () => {
+    const entry = entryOf({ requestHeaders: { host: 'fake.test', 'x-gone': undefined } });
+    expect(Object.keys(entry.request.headers)).toEqual(['host']);
+  });
+
   it('reads a header object, numbers as text', () => {
     const entry = entryOf({ responseHeaders: { 'content-length': 12, 'x-a': ['1', '2'] } });
     expect(entry.response.headers).toEqual({ 'content-length': '12', 'x-a': ['1', '2'] });

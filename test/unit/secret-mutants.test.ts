@@ -283,6 +283,19 @@ describe('redactForms', () => {
     expect(redactForms(short, compiled.text, false)).toBe(short);
   });
 
+  it('keeps a line break that no base64 follows in a string it redacts', () => {
+    // The secret behind an escape makes the decoded string the answer: its line breaks must be
+    // the string's own, whatever the 16 characters before them look like.
+    for (const next of ['- k=', '"k": "', ' k=']) {
+      expect(redactForms(`abcdefghijklmnopqrst\n${next}S%65cr3t-Key`, compiled.text, false)).toBe(
+        `abcdefghijklmnopqrst\n${next}${REDACTED}`,
+      );
+      expect(
+        redactForms(`"abcdefghijklmnopqrst\\n${next}\\u0053ecr3t-Key"`, compiled.text, false),
+      ).toBe(`"abcdefghijklmnopqrst\\n${next}${REDACTED}"`);
+    }
+  });
+
   it('reaches as far as the widest escape', () => {
     expect(MAX_ESCAPE_WIDTH).toBe('&#x0000073;'.length);
   });
@@ -328,5 +341,62 @@ describe('Redactor: a secret anywhere in the query, alone', () => {
   it('an Authorization of the Basic scheme alone keeps the scheme', () => {
     const recorded = redactor.record({ ...facts({}), requestHeaders: { authorization: 'Basic' } });
     expect(recorded.requestHeaders.authorization).toBe(`Basic ${REDACTED}`);
+  });
+});
+
+describe('redactForms: the work a string costs', () => {
+  /** The compiled text patterns, counting each test and each search. */
+  function counted(secrets = ['Secr3t-Key']) {
+    const { text } = compileSecrets(secrets)!;
+    const counts = { any: 0, each: 0, mixed: 0 };
+    class Each extends RegExp {
+      override exec(value: string) {
+        counts.each += 1;
+        return super.exec(value);
+      }
+    }
+    const counting = (name: 'any' | 'mixed') => ({
+      test: (value: string) => {
+        counts[name] += 1;
+        return text[name].test(value);
+      },
+    });
+    const patterns = {
+      ...text,
+      any: counting('any'),
+      each: new Each(text.each.source, text.each.flags),
+      mixed: counting('mixed'),
+    };
+    return { patterns, counts };
+  }
+
+  it('a string without a secret, an escape or a line break: one test, no search', () => {
+    const { patterns, counts } = counted();
+    expect(redactForms('plain words, no secret', patterns, false)).toBe('plain words, no secret');
+    expect(counts).toEqual({ any: 1, each: 0, mixed: 0 });
+  });
+
+  it('a string the loose reading cannot change, or without the longest run: no more tests', () => {
+    const { patterns, counts } = counted(['Tk/9+ab_cDe-77Q']);
+    // The prefilter of mixed spellings lets it by, but reading it changes nothing.
+    expect(redactForms('%zz_ab_cDe-77Q', patterns, false)).toBe('%zz_ab_cDe-77Q');
+    expect(counts).toEqual({ any: 1, each: 0, mixed: 1 });
+    const other = counted(['Tk/9+ab_cDe-77Q']);
+    // An escape, but not the secret's longest run: the prefilter stops it.
+    expect(redactForms('a=%2F%C3%A9', other.patterns, false)).toBe('a=%2F%C3%A9');
+    expect(other.counts).toEqual({ any: 1, each: 0, mixed: 1 });
+  });
+
+  it('a string without a space or an escape, for a key holding +: no loose reading', () => {
+    const { patterns, counts } = counted(['Tk/9+ab_cDe-77Q']);
+    expect(redactForms('a&b', patterns, false)).toBe('a&b');
+    expect(counts).toEqual({ any: 1, each: 0, mixed: 0 });
+  });
+
+  it('a secret as written: found by one search, the rest of the string as it was', () => {
+    const { patterns, counts } = counted();
+    expect(redactForms('a Secr3t-Key b', patterns, false)).toBe(`a ${REDACTED} b`);
+    // Two searches: the one that finds it, the one that finds nothing after.
+    expect(counts).toEqual({ any: 1, each: 2, mixed: 0 });
   });
 });
