@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactForms } from '../../src/control/secret-encodings.js';
-import { compileSecrets, REDACTED, replaceAll } from '../../src/control/secret-forms.js';
+import { Anchors, compileSecrets, REDACTED, replaceAll } from '../../src/control/secret-forms.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the forms compileSecrets builds, the
 // prefilter of mixed spellings (Patterns.mixed, Patterns.plus) and where the index takes over.
@@ -72,17 +72,22 @@ describe('the prefilter of mixed spellings', () => {
   });
 });
 
-describe('where the index of first characters takes over', () => {
+describe('where the index takes over', () => {
   // Each of these keys has four forms: itself and three base64 cores.
   const keys = (count: number) => Array.from({ length: count }, (_, i) => `secret-number-${i}-x`);
 
-  it('at 48 forms one regular expression, past it the index', () => {
+  it('at 48 forms one regular expression, past it the index, which also finds where they are', () => {
     const at = compileSecrets(keys(12))!.text;
-    expect(at.each.source.split('|')).toHaveLength(48);
+    expect(at.each).toBeInstanceOf(RegExp);
+    expect((at.each as RegExp).source.split('|')).toHaveLength(48);
     expect(at.any).toBeInstanceOf(RegExp);
     const past = compileSecrets(keys(13))!.text;
-    expect(past.each.source.split('|')).toHaveLength(52);
-    expect(past.any).not.toBeInstanceOf(RegExp);
+    expect(past.any).toBeInstanceOf(Anchors);
+    expect(past.each).toBe(past.any);
+    // All 52 forms are in it: each key's own spelling and its base64 cores are found.
+    const key = 'secret-number-12-x';
+    expect(replaceAll(`a ${key} b`, past)).toBe('a <redacted> b');
+    expect(replaceAll(Buffer.from(`1:${key}`).toString('base64'), past)).toBe('<redacted>');
   });
 
   it('a form of exactly the minimum length still goes in the index', () => {
