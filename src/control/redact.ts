@@ -215,7 +215,7 @@ export class Redactor {
     }
     // A secret replaced by the shorter `<redacted>` pulls bytes that were never scanned into the
     // part the journal keeps: scan again while the body shrinks (each pass needs a fresh hit). A body
-    // scanned whole gives nothing new to a second pass: that one costs a scan, only after a hit.
+    // the first pass read whole is read once more too: one scan more, and only after a hit.
     return result.length < body.length ? this.bodyWith(result, secrets) : result;
   }
 }
