@@ -92,11 +92,11 @@ export class Redactor {
     const last = this.lastCleanBody;
     if (body === last.value && last.at === this.compiledAt) return body;
     const redacted = this.bodyWith(body, secrets);
+    // A Buffer can change in place between two calls: only a string (immutable) is remembered.
     if (
-      redacted === body &&
-      // A Buffer can change in place between two calls: only a string (immutable) is remembered.
       // Stryker disable next-line StringLiteral: `typeof body === ''` remembers nothing: only the fast path is lost
       typeof body === 'string' &&
+      redacted === body &&
       // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound keeps memory small only: whichever clean strings are remembered (any length, one less, only long ones), each was found clean under the same secrets
       body.length <= REMEMBERED_BODY
     )
