@@ -238,3 +238,37 @@ describe('a recording that fails', () => {
     expect(unknown).not.toHaveProperty('fault');
   });
 });
+
+describe('the query', () => {
+  it('is redacted only for a URL that has one (no query work on a request without)', () => {
+    const redactor = plainRedactor();
+    const query = vi.spyOn(redactor, 'query');
+    const { hooks, journal } = coreWith(redactor);
+    hooks.answered(request({ url: '/marketing/v1/lists', query: {} }).request, reply(), vi.fn());
+    expect(query).not.toHaveBeenCalled();
+    hooks.answered(request().request, reply(), vi.fn());
+    expect(query).toHaveBeenCalledOnce();
+    expect(query).toHaveBeenCalledWith({ a: '1' });
+    expect(journal.entries().map((entry) => entry.queryString)).toEqual(['', 'a=1']);
+  });
+});
+
+describe('a recording that throws what is not an Error', () => {
+  it('still keeps the minimal entry, and logs no type', () => {
+    const throwing = {
+      url: () => {
+        // A bug can throw anything; the log reads the thrown value's name only if it has one.
+        throw undefined;
+      },
+    } as unknown as Redactor;
+    const { hooks, journal } = coreWith(throwing);
+    const { request: one, warn } = request();
+    hooks.answered(one, reply(), vi.fn());
+    expect(journal.entries()).toHaveLength(1);
+    expect(journal.entries()[0]!.note).toBe(RECORD_FAILED);
+    expect(warn).toHaveBeenCalledWith(
+      { err: { type: undefined } },
+      'the journal could not record this exchange whole',
+    );
+  });
+});
