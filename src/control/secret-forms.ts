@@ -170,11 +170,13 @@ function anchorHash(value: string, from: number): number {
 
 /** The hash of each `ANCHOR` units of `value`, in order: `calls(hash, start)`. */
 function eachAnchor(value: string, calls: (hash: number, start: number) => boolean | undefined) {
+  // Stryker disable next-line ConditionalExpression: a shorter string hashes its missing units as NaN, and no form fits in it
   if (value.length < ANCHOR) return;
   let hash = anchorHash(value, 0);
   for (let start = 0; ; start += 1) {
     if (calls(hash, start) === true) return;
     const next = start + ANCHOR;
+    // Stryker disable next-line EqualityOperator: one place more hashes a missing unit, and no form fits there
     if (next >= value.length) return;
     const out = Math.imul(value.charCodeAt(start), TOP);
     hash = (Math.imul(hash - out, BASE) + value.charCodeAt(next)) | 0;
@@ -193,9 +195,8 @@ function whereEachDiffers(forms: readonly string[]): Map<string, number> {
   const shared = (a: string | undefined, b: string) => {
     if (a === undefined) return 0;
     let index = 0;
-    while (index < a.length && index < b.length && a.charCodeAt(index) === b.charCodeAt(index)) {
-      index += 1;
-    }
+    // Past the end of either, charCodeAt is NaN, which equals nothing: the loop ends there.
+    while (a.charCodeAt(index) === b.charCodeAt(index)) index += 1;
     return index;
   };
   const differs = new Map<string, number>();
@@ -261,6 +262,7 @@ export class Anchors {
   matches(value: string): Array<[number, number]> {
     const found: Array<[number, number]> = [];
     eachAnchor(value, (hash, at) => {
+      // Stryker disable next-line ArrayDeclaration: a string's characters are no forms; startsAt refuses them
       for (const one of this.byHash.get(hash) ?? []) {
         if (this.startsAt(value, one, at)) {
           found.push([at - one.offset, at - one.offset + one.form.length]);

@@ -76,6 +76,27 @@ describe('the index of forms answers as the regular expression does', () => {
   });
 });
 
+describe('what the index finds, and what it compares', () => {
+  it('a place whose six characters anchor a form, where the form is not, is no match', () => {
+    const anchors = new Anchors(['abcdefgh']);
+    expect(anchors.matches('abcdefXX zzzzzz abcdefgh')).toEqual([[16, 24]]);
+    // Each place with the anchor's characters cost one comparison, and only those.
+    expect(anchors.comparisons).toBe(2);
+  });
+
+  it('an anchor found before where its form could start is no match', () => {
+    // Neighbours in sorted order share 11 characters: each is anchored at its last six, which
+    // the first form also holds at 0 and 3, where it cannot end.
+    const anchors = new Anchors(['ab1ab1ab1ab1', 'ab1ab1ab1ab2']);
+    expect(anchors.matches('ab1ab1ab1ab1')).toEqual([[0, 12]]);
+    expect(anchors.matches('ab1ab1ab1ab2 ab1ab1ab1ab1')).toEqual([
+      [0, 12],
+      [13, 25],
+    ]);
+    expect(anchors.test('b1ab1ab1ab1')).toBe(false);
+  });
+});
+
 describe('the work of the index stays linear in the string, whatever the keys', () => {
   /** Redacts `value` as the journal does a URL, and says how many forms it compared. */
   function redactCounting(keys: string[], value: string) {
