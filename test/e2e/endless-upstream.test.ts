@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
-import { CLI } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 
 /**
  * Outside attack, round 5, finding 3: record, verify and import read an upstream answer with no
@@ -60,31 +59,14 @@ afterAll(async () => {
 /** The CLI, printing its peak RSS (bytes) on stderr as it exits. */
 function run(args: string[]) {
   const peak = `process.on('exit',()=>process.stderr.write('\\nmaxrss='+process.resourceUsage().maxRSS*1024+'\\n'))`;
-  const child = spawn(
-    process.execPath,
-    [`--import=data:text/javascript,${encodeURIComponent(peak)}`, CLI, ...args],
-    { stdio: 'pipe' },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string; rss: number }>(
-    (resolve) =>
-      child.on('exit', (code) =>
-        resolve({
-          code,
-          stdout,
-          stderr,
-          rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Infinity),
-        }),
-      ),
-  );
-  return { child, exited, stdout: () => stdout };
+  const cli = spawnCli(args, [`--import=data:text/javascript,${encodeURIComponent(peak)}`]);
+  const exited = cli.exited.then(({ code, stderr }) => ({
+    code,
+    stdout: cli.output(),
+    stderr,
+    rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Infinity),
+  }));
+  return { child: cli.child, exited, stdout: cli.output };
 }
 
 const target = ['--server-id', '12345', '--key', 'endless-key-123456'];

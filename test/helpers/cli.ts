@@ -9,9 +9,9 @@ export interface RunningCli {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Spawns the built CLI as a real process. */
-export function spawnCli(args: string[]): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
+/** Spawns the built CLI as a real process; `nodeArgs` go to Node itself (`--import=...`). */
+export function spawnCli(args: string[], nodeArgs: string[] = []): RunningCli {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
