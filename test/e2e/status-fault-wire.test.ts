@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
 import { AUTH, makeFake } from '../helpers/fake.js';
-import { exchange, type Target } from '../helpers/raw-socket.js';
+import { exchange } from '../helpers/raw-socket.js';
+import { listeningFake, OVER_HTTP_AND_HTTPS } from '../helpers/socket-fake.js';
 
 /**
  * A `status` fault gives the client a real final answer, and the journal records exactly that
@@ -31,64 +32,57 @@ function parseAnswer(text: string): WireAnswer {
   };
 }
 
-describe.each([
-  ['HTTP', false],
-  ['HTTPS', true],
-] as const)('status faults over %s: the client gets what the journal says', (_name, https) => {
-  let fake: FakeMarketingServer;
-  let target: Target;
-  beforeAll(async () => {
-    fake = await makeFake();
-    const { url, ca } = await fake.listen({ https });
-    target = { url, ca };
-  });
-  afterAll(() => fake.close());
+describe.each(OVER_HTTP_AND_HTTPS)(
+  'status faults over %s: the client gets what the journal says',
+  (_name, https) => {
+    const on = listeningFake(https);
 
-  const request = (accept: string) =>
-    [
-      'GET /marketing/v1/lists HTTP/1.1',
-      'Host: localhost',
-      `Authorization: ${AUTH}`,
-      `Accept: ${accept}`,
-      'Connection: close',
-      '',
-      '',
-    ].join('\r\n');
+    const request = (accept: string) =>
+      [
+        'GET /marketing/v1/lists HTTP/1.1',
+        'Host: localhost',
+        `Authorization: ${AUTH}`,
+        `Accept: ${accept}`,
+        'Connection: close',
+        '',
+        '',
+      ].join('\r\n');
 
-  it.each([
-    [200, 'application/json'],
-    [204, 'application/json'],
-    [205, 'text/xml'],
-    [304, 'application/json'],
-    [404, 'text/xml'],
-    [418, 'application/json'],
-    [429, 'application/json'],
-    [500, 'text/xml'],
-    [599, 'application/json'],
-  ])('status %i (%s)', async (status, accept) => {
-    fake.faults.clear();
-    fake.clearRequests();
-    fake.faults.add({ kind: 'status', status, times: 1 });
-    const { text, closed } = await exchange(target, request(accept));
-    expect(closed).toBe(true);
-    const wire = parseAnswer(text);
-    const [entry] = fake.requests();
-    expect(entry).toBeDefined();
-    expect(entry!.fault).toBe('status');
-    expect(wire.status).toBe(status);
-    expect(entry!.status).toBe(wire.status);
-    expect(entry!.response.status).toBe(wire.status);
-    const recorded = entry!.response.body ?? '';
-    expect(recorded).toBe(wire.body);
-    if ([204, 205, 304].includes(status)) {
-      expect(wire.body).toBe('');
-      expect(wire.headers['content-type']).toBeUndefined();
-    } else {
-      expect(wire.body).toContain(`Injected fault: ${status}`);
-      expect(wire.headers['content-length']).toBe(String(Buffer.byteLength(wire.body)));
-    }
-  });
-});
+    it.each([
+      [200, 'application/json'],
+      [204, 'application/json'],
+      [205, 'text/xml'],
+      [304, 'application/json'],
+      [404, 'text/xml'],
+      [418, 'application/json'],
+      [429, 'application/json'],
+      [500, 'text/xml'],
+      [599, 'application/json'],
+    ])('status %i (%s)', async (status, accept) => {
+      on.fake.faults.clear();
+      on.fake.clearRequests();
+      on.fake.faults.add({ kind: 'status', status, times: 1 });
+      const { text, closed } = await exchange(on.target, request(accept));
+      expect(closed).toBe(true);
+      const wire = parseAnswer(text);
+      const [entry] = on.fake.requests();
+      expect(entry).toBeDefined();
+      expect(entry!.fault).toBe('status');
+      expect(wire.status).toBe(status);
+      expect(entry!.status).toBe(wire.status);
+      expect(entry!.response.status).toBe(wire.status);
+      const recorded = entry!.response.body ?? '';
+      expect(recorded).toBe(wire.body);
+      if ([204, 205, 304].includes(status)) {
+        expect(wire.body).toBe('');
+        expect(wire.headers['content-type']).toBeUndefined();
+      } else {
+        expect(wire.body).toContain(`Injected fault: ${status}`);
+        expect(wire.headers['content-length']).toBe(String(Buffer.byteLength(wire.body)));
+      }
+    });
+  },
+);
 
 describe('status faults that would give no final answer are refused', () => {
   let fake: FakeMarketingServer;

@@ -15,3 +15,20 @@ export const addByEmailRecord = (): JournalRecord => ({
   requestHeaders: {},
   responseHeaders: {},
 });
+
+/** The facts of a GET /lists exchange at a fixed time, with `parts` changed: for the Journal's own tests. */
+export const listsRecord = (parts: Partial<JournalRecord> = {}): JournalRecord => ({
+  arrived: Date.UTC(2026, 10, 22, 12, 0, 0),
+  durationMs: 3,
+  protocol: 'http',
+  method: 'GET',
+  url: '/marketing/v1/lists',
+  serverId: undefined,
+  operation: undefined,
+  format: 'json',
+  status: 200,
+  fault: undefined,
+  requestHeaders: { host: 'fake.test' },
+  responseHeaders: {},
+  ...parts,
+});

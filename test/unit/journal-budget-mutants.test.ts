@@ -7,27 +7,13 @@ import {
   MAX_FILTER_STEPS,
 } from '../../src/control/journal-filter.js';
 import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { listsRecord } from '../helpers/journal-record.js';
 
 // Tests that the mutation run (npm run mutation) asked for: how the journal spends the budget of
 // a body filter, with scripted filters (the `compile` a Journal takes) whose cost and answer a
 // test chooses, and which count how often they are asked.
 
-function facts(method = 'GET'): JournalRecord {
-  return {
-    arrived: Date.UTC(2026, 10, 22, 12, 0, 0),
-    durationMs: 3,
-    protocol: 'http',
-    method,
-    url: '/marketing/v1/lists',
-    serverId: undefined,
-    operation: undefined,
-    format: 'json',
-    status: 200,
-    fault: undefined,
-    requestHeaders: { host: 'fake.test' },
-    responseHeaders: {},
-  };
-}
+const facts = (method = 'GET') => listsRecord({ method });
 
 interface Script {
   /** Whether the filter reads the body (else the head decides alone). */

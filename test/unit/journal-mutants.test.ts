@@ -7,27 +7,12 @@ import {
   MAX_WAITS,
 } from '../../src/control/journal.js';
 import { StateError, TooManyWaitsError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { listsRecord } from '../helpers/journal-record.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the journal's ring buffer, how an
 // entry is built from what was recorded, and the waits, on the Journal class itself.
 
-function facts(parts: Partial<JournalRecord> = {}): JournalRecord {
-  return {
-    arrived: Date.UTC(2026, 10, 22, 12, 0, 0),
-    durationMs: 3,
-    protocol: 'http',
-    method: 'GET',
-    url: '/marketing/v1/lists',
-    serverId: undefined,
-    operation: undefined,
-    format: 'json',
-    status: 200,
-    fault: undefined,
-    requestHeaders: { host: 'fake.test' },
-    responseHeaders: {},
-    ...parts,
-  };
-}
+const facts = listsRecord;
 
 const entryOf = (
   parts: Partial<JournalRecord> = {},
