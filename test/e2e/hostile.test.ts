@@ -470,8 +470,16 @@ describe.each([
         socket.write(chunk);
         const flushed = socket.write('\r\n');
         sent += 1;
+        // Whichever comes first ends the wait, and both listeners go: up to 300 rounds on one
+        // socket would otherwise pile up `close` listeners (MaxListenersExceededWarning).
         if (!flushed)
-          await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              socket.off('drain', done).off('close', done);
+              resolve();
+            };
+            socket.once('drain', done).once('close', done);
+          });
       }
       const text = await answer;
       expect(statusOf(text)).toBe(413);
