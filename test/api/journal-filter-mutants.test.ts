@@ -3,6 +3,7 @@ import { FAULT_KINDS } from '../../src/control/fault-rule.js';
 import { InvalidOptionError, type RequestFilter } from '../../src/index.js';
 import { receivedRequest } from '../../src/testing/matchers.js';
 import { call, makeFake, OTHER_KEY, OTHER_SERVER_ID, useFake } from '../helpers/fake.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 // Tests that the mutation run (npm run mutation) asked for: what each journal filter accepts and
 // refuses (exact messages), and how a failed expectation explains the nearest misses and orders
@@ -23,16 +24,8 @@ const missMessage = (filter: RequestFilter, times?: number) => {
 const closestLines = (filter: RequestFilter) => missMessage(filter).split('\n').slice(2);
 
 describe('journal filters: what is refused, and how', () => {
-  const refused = (filter: unknown) => {
-    let caught: unknown;
-    try {
-      fake.requests(filter as RequestFilter);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(InvalidOptionError);
-    return (caught as Error).message;
-  };
+  const refused = (filter: unknown) =>
+    thrownBy(() => fake.requests(filter as RequestFilter), InvalidOptionError).message;
 
   it.each([['all'], [null], [[{ method: 'GET' }]], [7]])('%j is not a filter', (filter) => {
     expect(refused(filter)).toBe(

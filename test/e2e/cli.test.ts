@@ -4,21 +4,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { localhostCertificateOnce } from '../../src/certificate.js';
-import { CLI, type RunningCli, spawnCli, started } from '../helpers/cli.js';
+import { CLI, spawnCliPerTest, started } from '../helpers/cli.js';
 import { basic, smallSeed } from '../helpers/fake.js';
 import { send } from '../helpers/request.js';
 
-const running: RunningCli[] = [];
-function run(args: string[]) {
-  const cli = spawnCli(args);
-  running.push(cli);
-  return cli;
-}
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
+const run = spawnCliPerTest();
 
 const dir = mkdtempSync(join(tmpdir(), 'fms-cli-'));
 

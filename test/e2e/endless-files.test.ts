@@ -2,21 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningCli, spawnCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCliPerTest } from '../helpers/cli.js';
 
 // A file given by mistake that never ends (a device, a FIFO nobody writes) is refused at once with
 // exit 2, naming it: it was read until memory ran out (outside attack, round 4).
 
-const running: RunningCli[] = [];
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
+const run = spawnCliPerTest();
 
 /** The exit of a CLI run; a run still going after 8 s is a hang, and fails the test. */
 async function exitOf(args: string[]) {
-  const cli = spawnCli(args);
-  running.push(cli);
+  const cli = run(args);
   const hung = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 8_000).unref());
   return Promise.race([cli.exited, hung]);
 }

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCliPerTest, started } from '../helpers/cli.js';
 import { basic } from '../helpers/fake.js';
 import { openSocket } from '../helpers/raw-socket.js';
 
@@ -9,10 +9,7 @@ import { openSocket } from '../helpers/raw-socket.js';
  * is still arriving is answered if it completes in time, and cut off if it never does, so a
  * stalled client cannot keep the process alive.
  */
-const running: RunningCli[] = [];
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
+const run = spawnCliPerTest();
 
 const BODY = JSON.stringify({ emailAddress: 'late@example.com' });
 
@@ -37,8 +34,7 @@ async function halfSent(
 
 describe('stopping with requests in flight', () => {
   it('a request that completes within the grace period is answered, then the process exits 0', async () => {
-    const cli = spawnCli(['--port', '0', '--http']);
-    running.push(cli);
+    const cli = run(['--port', '0', '--http']);
     const { url } = await started(cli);
     const { socket, received, closed } = await halfSent(url);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -52,8 +48,7 @@ describe('stopping with requests in flight', () => {
   });
 
   it('a request that never completes is cut off after the grace period, and the process exits 0', async () => {
-    const cli = spawnCli(['--port', '0', '--http']);
-    running.push(cli);
+    const cli = run(['--port', '0', '--http']);
     const { url } = await started(cli);
     const { received, closed } = await halfSent(url);
     await new Promise((resolve) => setTimeout(resolve, 100));

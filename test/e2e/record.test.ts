@@ -22,6 +22,9 @@ let fakeCa: string | undefined;
 let folder: string;
 let files = 0;
 const harPath = () => join(folder, `${++files}.har`);
+/** A recorder over plain HTTP in front of the test's fake, writing `out`. */
+const recordingFake = (out: string) =>
+  startRecorder({ upstream: fake.baseUrl, out, https: false, ...(fakeCa ? { ca: fakeCa } : {}) });
 const readHar = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Har;
 
 beforeAll(async () => {
@@ -75,12 +78,7 @@ describe('the recording proxy', () => {
 
   it('learns each key from the credentials it forwards and redacts it wherever else it appears', async () => {
     const out = harPath();
-    const recorder = await startRecorder({
-      upstream: fake.baseUrl,
-      out,
-      https: false,
-      ...(fakeCa ? { ca: fakeCa } : {}),
-    });
+    const recorder = await recordingFake(out);
     const basic = (user: string, password: string) =>
       `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     // The key in the query, in another header and in the body; then a client that swapped the
@@ -113,12 +111,7 @@ describe('the recording proxy', () => {
     const key = 'Tk/9+ab_cDe-77Q';
     const { serverId } = fake.addServer({ key });
     const out = harPath();
-    const recorder = await startRecorder({
-      upstream: fake.baseUrl,
-      out,
-      https: false,
-      ...(fakeCa ? { ca: fakeCa } : {}),
-    });
+    const recorder = await recordingFake(out);
     const auth = `Basic ${Buffer.from(`${serverId}:${key}`).toString('base64')}`;
     for (const spelt of ['Tk/9%2Bab_cDe-77Q', 'Tk%2f9+ab_cDe-77Q']) {
       await fetch(`${recorder.baseUrl}/lists?apikey=${spelt}`, {
@@ -141,12 +134,7 @@ describe('the recording proxy', () => {
 
   it('keeps the file whole at every moment while exchanges arrive concurrently', async () => {
     const out = harPath();
-    const recorder = await startRecorder({
-      upstream: fake.baseUrl,
-      out,
-      https: false,
-      ...(fakeCa ? { ca: fakeCa } : {}),
-    });
+    const recorder = await recordingFake(out);
     const target = { baseUrl: recorder.baseUrl, serverId: SERVER_ID, key: KEY };
     let reading = true;
     let reads = 0;
@@ -238,12 +226,7 @@ describe('the recording proxy', () => {
   it('continues an existing HAR and never overwrites a file that is not one', async () => {
     const out = harPath();
     for (let run = 0; run < 2; run++) {
-      const recorder = await startRecorder({
-        upstream: fake.baseUrl,
-        out,
-        https: false,
-        ...(fakeCa ? { ca: fakeCa } : {}),
-      });
+      const recorder = await recordingFake(out);
       await send(
         { baseUrl: recorder.baseUrl, serverId: SERVER_ID, key: KEY },
         { method: 'GET', path: '/lists' },

@@ -1,20 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCliPerTest, started } from '../helpers/cli.js';
 import { send } from '../helpers/request.js';
 import { UNWRITABLE_STATE_FILES } from '../helpers/unwritable-state-files.js';
 
-const running: RunningCli[] = [];
-function run(args: string[]) {
-  const cli = spawnCli(args);
-  running.push(cli);
-  return cli;
-}
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
+const run = spawnCliPerTest();
 
 const dir = () => mkdtempSync(join(tmpdir(), 'fms-state-cli-'));
 const isRoot = process.getuid?.() === 0;

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningCli, spawnCli, started } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCliPerTest, started } from '../helpers/cli.js';
 import { basic } from '../helpers/fake.js';
 import { send } from '../helpers/request.js';
 
@@ -12,16 +12,7 @@ const CONTACTS = 100_000;
 const ATTEMPTS = 5;
 const KEY = 'kill-test-key';
 
-const running: RunningCli[] = [];
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
-
-function run(args: string[]): RunningCli {
-  const cli = spawnCli(args);
-  running.push(cli);
-  return cli;
-}
+const run = spawnCliPerTest();
 
 function bigSeed(file: string): void {
   const contacts = Array.from({ length: CONTACTS }, (_, index) => ({

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -26,6 +27,22 @@ export function spawnCli(args: string[], nodeArgs: string[] = []): RunningCli {
     stderr: string;
   }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, stderr })));
   return { child, output: () => stdout, exited };
+}
+
+/**
+ * {@link spawnCli} for one test file: a CLI still running after its test is killed (SIGKILL), so
+ * that a test that fails never leaves a sandbox behind.
+ */
+export function spawnCliPerTest(): (args: string[], nodeArgs?: string[]) => RunningCli {
+  const running: RunningCli[] = [];
+  afterEach(() => {
+    for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  });
+  return (args, nodeArgs) => {
+    const cli = spawnCli(args, nodeArgs);
+    running.push(cli);
+    return cli;
+  };
 }
 
 /** Waits until the startup block is printed, and reads the addresses from it. */

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
   createFakeMarketingServer,
   type FakeMarketingServer,
@@ -166,4 +166,11 @@ export function parseXml(text: string): Record<string, unknown> {
 export function elementOrder(xml: string, element: string): string[][] {
   const items = [...xml.matchAll(new RegExp(`<${element}>(.*?)</${element}>`, 'g'))];
   return items.map((item) => [...item[1]!.matchAll(/<(\w+)>/g)].map((tag) => tag[1]!));
+}
+
+/** Adds a server with `key` through the control API (`POST /__admin/servers`); its id. */
+export async function addServerOverHttp(fake: FakeMarketingServer, key: string): Promise<number> {
+  const created = await fake.inject({ method: 'POST', url: '/__admin/servers', payload: { key } });
+  expect(created.statusCode).toBe(201);
+  return (created.json() as { serverId: number }).serverId;
 }

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { Store } from '../../src/domain/store.js';
 import { SeedError } from '../../src/index.js';
+import { thrownBy } from './thrown.js';
 
 /** The clock of the seed tests: dates in seeds are checked against it. */
 export const NOW = Date.parse('2026-11-22T12:00:00Z');
@@ -18,13 +19,7 @@ export function server(extra: Record<string, unknown>) {
 /** The SeedError a seed raises, checking that it changed nothing in the store. */
 export function seedErrorOf(seed: unknown, into = store()): SeedError {
   const before = into.exportState();
-  let caught: unknown;
-  try {
-    into.seed(seed);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(SeedError);
+  const caught = thrownBy(() => into.seed(seed), SeedError);
   expect(into.exportState()).toEqual(before);
-  return caught as SeedError;
+  return caught;
 }

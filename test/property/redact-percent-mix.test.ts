@@ -5,7 +5,7 @@ import { secretHider } from '../../src/control/hide-secrets.js';
 import { REDACTED, Redactor } from '../../src/control/redact.js';
 import { replayHar, replayReportText } from '../../src/index.js';
 import { browserHar } from '../helpers/browser-har.js';
-import { basic, call, useFake } from '../helpers/fake.js';
+import { addServerOverHttp, basic, call, useFake } from '../helpers/fake.js';
 
 /**
  * Outside attack, round 3, finding 1: a key holding `/` and `+` sent with only some of its
@@ -197,13 +197,7 @@ describe('through the fake and replay', () => {
     await fc.assert(
       fc.asyncProperty(CASE, async ({ key, spelt }) => {
         await fake.inject({ method: 'DELETE', url: '/__admin/requests' });
-        const created = await fake.inject({
-          method: 'POST',
-          url: '/__admin/servers',
-          payload: { key },
-        });
-        expect(created.statusCode).toBe(201);
-        const { serverId } = created.json() as { serverId: number };
+        const serverId = await addServerOverHttp(fake, key);
         const auth = basic(serverId, key);
         const at = places(spelt);
         await call(fake, 'GET', at.path, { auth });

@@ -4,6 +4,7 @@ import { ApiError } from '../../src/domain/errors.js';
 import { MAX_ID } from '../../src/domain/rules.js';
 import type { Store } from '../../src/domain/store.js';
 import { seedErrorOf, server, store } from '../helpers/seed.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 /**
  * Ids are 32-bit, as the service's (an ASP.NET `int`): seeds refuse ids past 2^31 - 1 and
@@ -12,16 +13,7 @@ import { seedErrorOf, server, store } from '../helpers/seed.js';
  */
 const tenantOf = (into: Store) => into.tenant(1234)!;
 
-function rejected(action: () => unknown): ApiError {
-  let caught: unknown;
-  try {
-    action();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(ApiError);
-  return caught as ApiError;
-}
+const rejected = (action: () => unknown) => thrownBy(action, ApiError);
 
 describe('ids in seeds', () => {
   it('the bound is 2^31 - 1', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REDACTED, Redactor } from '../../src/control/redact.js';
 import { redactForms } from '../../src/control/secret-encodings.js';
 import { compileSecrets } from '../../src/control/secret-forms.js';
-import { basic, call, useFake } from '../helpers/fake.js';
+import { addServerOverHttp, basic, call, useFake } from '../helpers/fake.js';
 
 /**
  * Outside attack, round 2, finding 3: a key holding `/` sent with JSON's legal `\/` escape (PHP's
@@ -86,13 +86,7 @@ describe('through the fake: the journal and its HAR', () => {
       [SLASH_KEY, 'abc\\/def-secret'],
       [QUOTE_KEY, 'abc&apos;defgh'],
     ] as const) {
-      const created = await fake.inject({
-        method: 'POST',
-        url: '/__admin/servers',
-        payload: { key },
-      });
-      expect(created.statusCode).toBe(201);
-      const { serverId } = created.json() as { serverId: number };
+      const serverId = await addServerOverHttp(fake, key);
       await call(fake, 'PUT', 'lists/1/contacts', {
         auth: basic(serverId, key),
         headers: { 'content-type': 'application/json' },

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/domain/store.js';
 import { createFakeMarketingServer, type Seed, SeedError } from '../../src/index.js';
 import { smallSeed } from '../helpers/fake.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -190,16 +191,10 @@ describe('seed validation names the exact path', () => {
     [server({ content: [{ id: 1 }] }), 'servers[0].content[0].name', 'must be a string'],
   ])('%# %j -> %s', (seed, path, problem) => {
     const target = store();
-    let caught: unknown;
-    try {
-      target.seed(seed);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(SeedError);
-    expect((caught as SeedError).path).toBe(path);
-    expect((caught as SeedError).message).toContain(problem);
-    if (path) expect((caught as SeedError).message.startsWith(`${path}: `)).toBe(true);
+    const caught = thrownBy(() => target.seed(seed), SeedError);
+    expect(caught.path).toBe(path);
+    expect(caught.message).toContain(problem);
+    if (path) expect(caught.message.startsWith(`${path}: `)).toBe(true);
     expect(target.exportState()).toEqual({ servers: [] });
   });
 });

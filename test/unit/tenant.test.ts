@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { API_ERRORS, ApiError } from '../../src/domain/errors.js';
 import { Tenant } from '../../src/domain/tenant.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 function tenantWithNames(maxContacts = 10): Tenant {
   const tenant = new Tenant(1234, 'key', maxContacts);
@@ -21,17 +22,11 @@ const listsOf = (tenant: Tenant, contactId: number) => tenant.listIdsOf(contactI
 /** Runs `action`, expects an ApiError with `code`, and that the tenant did not change. */
 function expectRejected(tenant: Tenant, action: () => unknown, code: keyof typeof API_ERRORS) {
   const before = JSON.stringify(tenant.snapshot());
-  let caught: unknown;
-  try {
-    action();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(ApiError);
-  expect((caught as ApiError).code).toBe(code);
-  expect((caught as ApiError).status).toBe(API_ERRORS[code].status);
+  const caught = thrownBy(action, ApiError);
+  expect(caught.code).toBe(code);
+  expect(caught.status).toBe(API_ERRORS[code].status);
   expect(JSON.stringify(tenant.snapshot())).toBe(before);
-  return caught as ApiError;
+  return caught;
 }
 
 describe('add to list by email', () => {
