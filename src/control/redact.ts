@@ -44,6 +44,19 @@ export class Redactor {
   /** The last string body found to hold no secret, and under which secrets. */
   // Stryker disable next-line ObjectLiteral,StringLiteral: never a hit, whatever it holds: its `at` is NaN, which equals no revision (compiledAt is a revision once current() ran, or NaN)
   private lastCleanBody = { value: '', at: Number.NaN };
+  /**
+   * The last request headers redacted, by their raw list (names and values in order), and what
+   * they became: a client sends the same headers on every call. Handing out the same copy again
+   * also lets the journal keep one old object instead of a young one per request, which the
+   * garbage collector would copy while the entry lives.
+   */
+  private lastHeaders: { raw: readonly string[]; redacted: Headers; at: number } = {
+    raw: [],
+    redacted: {},
+    at: Number.NaN,
+  };
+  /** The last URL redacted, and what it became: the same path is asked again and again. */
+  private lastUrl = { value: '', redacted: '', at: Number.NaN };
 
   constructor(
     private readonly source: SecretSource,
@@ -67,10 +80,19 @@ export class Redactor {
 
   /**
    * Request headers without secrets (names and values; `Authorization` keeps the Basic username
-   * only): the same object when they hold none, else a copy.
+   * only): the same object when they hold none, else a copy. Given `raw`, the headers as Node
+   * received them (`rawHeaders`, from which it built `headers`), headers equal to the last ones
+   * redacted give the same answer again, without scanning them.
    */
-  requestHeaders(headers: Headers): Headers {
-    return this.headers(headers, this.current());
+  requestHeaders(headers: Headers, raw?: readonly string[]): Headers {
+    const secrets = this.current();
+    const last = this.lastHeaders;
+    if (raw !== undefined && last.at === this.compiledAt && sameStrings(raw, last.raw)) {
+      return last.redacted;
+    }
+    const redacted = this.headers(headers, secrets);
+    if (raw !== undefined) this.lastHeaders = { raw, redacted, at: this.compiledAt };
+    return redacted;
   }
 
   /** Query parameters (names and values, decoded) without secrets: the same object when clean. */
@@ -105,10 +127,17 @@ export class Redactor {
     return redacted;
   }
 
-  /** A request URL (or any text as it came off the wire) without secrets: for logs. */
+  /**
+   * A request URL (or any text as it came off the wire) without secrets. The same URL as the last
+   * one gives the string given then: no scan, and the journal keeps one old string.
+   */
   url(url: string): string {
     const secrets = this.current();
-    return secrets ? this.wire(url, secrets) : url;
+    const last = this.lastUrl;
+    if (url === last.value && last.at === this.compiledAt) return last.redacted;
+    const redacted = secrets ? this.wire(url, secrets) : url;
+    this.lastUrl = { value: url, redacted, at: this.compiledAt };
+    return redacted;
   }
 
   private current(): Compiled | undefined {
@@ -218,6 +247,15 @@ export class Redactor {
     // the first pass read whole is read once more too: one scan more, and only after a hit.
     return result.length < body.length ? this.bodyWith(result, secrets) : result;
   }
+}
+
+/** True when both lists hold the same strings in the same order. */
+function sameStrings(one: readonly string[], other: readonly string[]): boolean {
+  if (one.length !== other.length) return false;
+  for (let index = 0; index < one.length; index++) {
+    if (one[index] !== other[index]) return false;
+  }
+  return true;
 }
 
 /**

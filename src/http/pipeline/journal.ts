@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
 import type { Headers, JournalRecord } from '../../control/journal.js';
+import { RecentTexts } from '../../control/recent-texts.js';
 import type { Core } from '../../core.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
@@ -8,6 +9,10 @@ import { API_BODY_LIMIT } from '../route.js';
 import { ROUTER } from '../routes/table.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's journal hooks: {@link answer} records each answer it sends through them. */
+    readonly journal: JournalHooks;
+  }
   interface FastifyRequest {
     /** Epoch ms (fake's clock) when a `/marketing/` request arrived. */
     arrived: number;
@@ -26,12 +31,18 @@ export interface CutOffAnswer {
 
 /**
  * The journal's part of the pipeline: it notes when a `/marketing/` request arrives (first of all,
- * so a delay counts) and records the exchange once answered. Answers that bypass fastify (faults
- * that cut the connection) are recorded by {@link JournalHooks.recordNow}, with what the client saw.
+ * so a delay counts) and records the exchange once answered (http/answer.ts, which sends every
+ * answer). Answers that bypass fastify (faults that cut the connection) are recorded by
+ * {@link JournalHooks.recordNow}, with what the client saw.
  */
 export interface JournalHooks {
   arrive(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
-  answered(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  /** Records a pending exchange whose answer `reply` has sent, with the body it sent. */
+  answered(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    sentBody: string | Buffer | undefined,
+  ): void;
   recordNow(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -48,6 +59,8 @@ export const RECORD_FAILED =
 
 export function journalHooks(core: Core): JournalHooks {
   const { journal, now, redactor } = core;
+  // A few: answers of two or three kinds alternate (a read, a write, an error).
+  const blocks = new RecentTexts(4);
   const record = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -71,7 +84,7 @@ export function journalHooks(core: Core): JournalHooks {
         format: responseTypeOf(request).format,
         status,
         fault: request.fault ?? undefined,
-        requestHeaders: redactor.requestHeaders(request.headers),
+        requestHeaders: redactor.requestHeaders(request.headers, request.raw.rawHeaders),
         responseHeaders,
       };
       // The query is parsed again from the redacted URL on read; parameters are kept only when
@@ -123,11 +136,10 @@ export function journalHooks(core: Core): JournalHooks {
       }
       done();
     },
-    answered(request, reply, done) {
+    answered(request, reply, sentBody) {
       if (request.journalPending) {
-        record(request, reply, reply.statusCode, sentHeaders(reply), request.sentBody);
+        record(request, reply, reply.statusCode, sentHeaders(reply, blocks), sentBody);
       }
-      done();
     },
     recordNow(request, reply, status, sent) {
       if (request.journalPending) {
@@ -141,28 +153,11 @@ export function journalHooks(core: Core): JournalHooks {
  * The response headers as sent. Node keeps the header block it wrote as a string on the response
  * (`_header`, long-standing though undocumented): a reference to it costs nothing, where
  * `getHeaders()` would build an object on every request. Parsed only when the journal is read.
+ * A block equal to one of the last few is recorded as that one (`blocks`).
  */
-function sentHeaders(reply: FastifyReply): Headers | string {
+function sentHeaders(reply: FastifyReply, blocks: RecentTexts): Headers | string {
   const block = (reply.raw as unknown as { _header?: unknown })._header;
-  return typeof block === 'string' ? flat(block) : reply.getHeaders();
-}
-
-/**
- * Where {@link flat} stores the character it reads: a write the engine must make, so that the
- * read, which is what flattens, is never optimised away.
- */
-const sink = new Float64Array(1);
-
-/**
- * The same text, flattened. Node builds its header block with `+`, which V8 keeps as a tree of the
- * pieces (a rope) until something reads it by index; writing it to the socket copies it without
- * flattening it. Held by the journal, every piece was an object the garbage collector copied while
- * the entry was young: half the bytes each entry added to every young-generation collection.
- * Reading one character makes V8 flatten the text in place, into one string.
- */
-function flat(text: string): string {
-  sink[0] = text.charCodeAt(0);
-  return text;
+  return typeof block === 'string' ? blocks.intern(block) : reply.getHeaders();
 }
 
 /** The operation a request was headed for when a fault answered it before routing. */

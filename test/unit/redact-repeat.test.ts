@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { Headers } from '../../src/control/journal.js';
+import { REDACTED, Redactor } from '../../src/control/redact.js';
+
+// A client sends the same headers and asks the same URL again and again: the redactor answers
+// them again from what it found last time, under the same secrets only.
+
+const KEY = 'Secr3t-Key_0042';
+const OTHER = 'Other-Key_7777';
+
+function redactorOf(initial: string[]) {
+  const state = { secrets: initial, revision: 0 };
+  const redactor = new Redactor(
+    { revision: () => state.revision, secrets: () => state.secrets },
+    1024,
+  );
+  const change = (secrets: string[]) => {
+    state.secrets = secrets;
+    state.revision += 1;
+  };
+  return { redactor, change };
+}
+
+/** Node's two views of one request's headers: `rawHeaders` and the object built from it. */
+function sent(...pairs: [string, string][]): { headers: Headers; raw: string[] } {
+  const headers: Headers = {};
+  for (const [name, value] of pairs) headers[name.toLowerCase()] = value;
+  return { headers, raw: pairs.flat() };
+}
+
+const basic = (user: string, key: string) =>
+  `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
+
+describe('request headers sent again', () => {
+  it('gives the same redacted copy for the same raw headers, without the key', () => {
+    const { redactor } = redactorOf([KEY]);
+    const first = sent(['Host', 'localhost'], ['Authorization', basic('1234', KEY)]);
+    const again = sent(['Host', 'localhost'], ['Authorization', basic('1234', KEY)]);
+    const one = redactor.requestHeaders(first.headers, first.raw);
+    const two = redactor.requestHeaders(again.headers, again.raw);
+    expect(one).toEqual({ host: 'localhost', authorization: `Basic 1234:${REDACTED}` });
+    expect(two).toBe(one);
+  });
+
+  it('scans headers that differ in any name, value, order or number', () => {
+    const { redactor } = redactorOf([KEY]);
+    const base = sent(['Host', 'localhost'], ['X-Note', 'plain']);
+    const first = redactor.requestHeaders(base.headers, base.raw);
+    expect(first).toBe(base.headers);
+    for (const other of [
+      sent(['Host', 'localhost'], ['X-Note', KEY]),
+      sent(['Host', 'localhost'], ['X-Other', KEY]),
+      sent(['X-Note', KEY], ['Host', 'localhost']),
+      sent(['Host', 'localhost'], ['X-Note', 'plain'], ['X-More', KEY]),
+    ]) {
+      // Each differs from the one before it, and each holds the key.
+      expect(JSON.stringify(redactor.requestHeaders(other.headers, other.raw))).not.toContain(KEY);
+    }
+    const shorter = sent(['Host', 'localhost']);
+    expect(redactor.requestHeaders(shorter.headers, shorter.raw)).toBe(shorter.headers);
+  });
+
+  it('scans again once the secrets change, so a key made since is redacted', () => {
+    const { redactor, change } = redactorOf([KEY]);
+    const first = sent(['Host', 'localhost'], ['X-Api-Key', OTHER]);
+    expect(redactor.requestHeaders(first.headers, first.raw)).toBe(first.headers);
+    change([KEY, OTHER]);
+    const again = sent(['Host', 'localhost'], ['X-Api-Key', OTHER]);
+    expect(redactor.requestHeaders(again.headers, again.raw)).toEqual({
+      host: 'localhost',
+      'x-api-key': REDACTED,
+    });
+  });
+
+  it('remembers nothing without the raw headers', () => {
+    const { redactor } = redactorOf([KEY]);
+    const first = sent(['X-Note', 'plain']);
+    expect(redactor.requestHeaders(first.headers)).toBe(first.headers);
+    // The same raw list as nothing remembered: scanned, and the key found.
+    const keyed = sent(['X-Note', KEY]);
+    expect(redactor.requestHeaders(keyed.headers, [])).toEqual({ 'x-note': REDACTED });
+  });
+});
+
+describe('a URL asked again', () => {
+  it('gives the string given the first time', () => {
+    const { redactor } = redactorOf([KEY]);
+    const url = `/marketing/v1/lists?key=${KEY}`;
+    const first = redactor.url(url);
+    expect(first).toBe(`/marketing/v1/lists?key=${REDACTED}`);
+    // An equal string built anew (as Node builds each request's URL).
+    const again = redactor.url(['/marketing/v1/lists', `key=${KEY}`].join('?'));
+    expect(again).toBe(first);
+    expect(redactor.url('/marketing/v1/lists')).toBe('/marketing/v1/lists');
+  });
+
+  it('scans again once the secrets change', () => {
+    const { redactor, change } = redactorOf([KEY]);
+    const url = `/marketing/v1/lists?key=${OTHER}`;
+    expect(redactor.url(url)).toBe(url);
+    change([OTHER]);
+    expect(redactor.url(url)).toBe(`/marketing/v1/lists?key=${REDACTED}`);
+    change([]);
+    expect(redactor.url(url)).toBe(url);
+  });
+});
