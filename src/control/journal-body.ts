@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { RecentTexts } from './recent-texts.js';
 
 /** A body over the limit: a copy of its first bytes, and what the whole was. */
 export class CutBody {
@@ -33,6 +34,36 @@ export function keep(data: string | Buffer | undefined, limit: number): Kept {
   if (data.length <= limit) return data.buffer.byteLength <= limit ? data : copy(data, data.length);
   const binary = !isUtf8(data);
   return new CutBody(copy(data, binary ? limit : characterStart(data, limit)), data.length, binary);
+}
+
+/** The longest body {@link RecentBodies} compares: a small answer repeated, never a large one. */
+export const RECENT_BODY_LIMIT = 4096;
+
+/** How many distinct bodies of each kind {@link RecentBodies} remembers. */
+const RECENT_BODIES = 4;
+
+/**
+ * The bodies kept last, so that a body equal to one of them is kept as that one: a client sends
+ * the same body again and again, and the fake answers the same. The journal then holds one old
+ * copy instead of a young one per entry, which the garbage collector would copy while the entry
+ * lives. Only bodies kept already are remembered (each within the journal's limit, never changed
+ * once kept), and only small ones.
+ */
+export class RecentBodies {
+  private readonly texts = new RecentTexts(RECENT_BODIES);
+  private readonly buffers: Buffer[] = [];
+  private next = 0;
+
+  intern(kept: Kept): Kept {
+    if (typeof kept === 'string') {
+      return kept.length <= RECENT_BODY_LIMIT ? this.texts.intern(kept) : kept;
+    }
+    if (!Buffer.isBuffer(kept) || kept.length > RECENT_BODY_LIMIT) return kept;
+    for (const buffer of this.buffers) if (buffer.equals(kept)) return buffer;
+    this.buffers[this.next] = kept;
+    this.next = (this.next + 1) % RECENT_BODIES;
+    return kept;
+  }
 }
 
 /**

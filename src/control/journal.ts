@@ -9,7 +9,14 @@ import {
 import { isoTime } from '../domain/rules.js';
 import { parseJsonText } from '../http/json-body.js';
 import type { FaultKind } from './fault-rule.js';
-import { CutBody, jsonDepthExceeds, type Kept, keep, MAX_SHOWN_DEPTH } from './journal-body.js';
+import {
+  CutBody,
+  jsonDepthExceeds,
+  type Kept,
+  keep,
+  MAX_SHOWN_DEPTH,
+  RecentBodies,
+} from './journal-body.js';
 import {
   BODY_BYTES_PER_STEP,
   type CompiledFilter,
@@ -160,6 +167,8 @@ export class Journal {
   private readonly capacity: number;
   private readonly bodyLimit: number;
   private readonly waiters = new Set<Waiter>();
+  /** Bodies equal to one kept lately are kept as that one. */
+  private readonly recentBodies = new RecentBodies();
   private readonly compile: (filter: RequestFilter) => CompiledFilter;
   private next = 0;
   private lastId = 0;
@@ -195,8 +204,8 @@ export class Journal {
     const slot: Slot = {
       id: this.lastId,
       facts,
-      requestBody: keep(requestBody, this.bodyLimit),
-      responseBody: keep(responseBody, this.bodyLimit),
+      requestBody: this.recentBodies.intern(keep(requestBody, this.bodyLimit)),
+      responseBody: this.recentBodies.intern(keep(responseBody, this.bodyLimit)),
     };
     this.slots[this.next] = slot;
     this.next = (this.next + 1) % this.capacity;

@@ -15,6 +15,9 @@ interface Shape {
   readonly allow: string;
 }
 
+/** The parameter texts of a path without parameters. */
+const NO_TEXTS: readonly string[] = [];
+
 const ESCAPE = /[.*+?^${}()|[\]\\]/g;
 
 /**
@@ -26,6 +29,8 @@ export class Router {
   private readonly fixed = new Map<string, Shape>();
   private readonly parametric: Shape[] = [];
   private readonly paramNames = new Map<Route, readonly string[]>();
+  /** The answer for each route without parameters, made once: looked up on every request. */
+  private readonly plain = new Map<Route, Lookup>();
 
   constructor(routes: readonly Route[]) {
     const shapes = new Map<string, { byMethod: Map<string, Route> }>();
@@ -50,6 +55,11 @@ export class Router {
       };
       if (source.includes('([^/]+)')) this.parametric.push(compiled);
       else this.fixed.set(source.replace(/\\(.)/g, '$1'), compiled);
+      for (const route of byMethod.values()) {
+        if (this.paramNames.get(route)!.length === 0) {
+          this.plain.set(route, Object.freeze({ route, params: Object.freeze({}) }));
+        }
+      }
     }
   }
 
@@ -57,7 +67,7 @@ export class Router {
   lookup(method: string, path: string): Lookup {
     const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     const fixed = this.fixed.get(bare);
-    if (fixed) return this.choose(fixed, method, []);
+    if (fixed) return this.choose(fixed, method, NO_TEXTS);
     for (const shape of this.parametric) {
       const match = shape.pattern.exec(bare);
       if (match) return this.choose(shape, method, match.slice(1));
@@ -68,7 +78,7 @@ export class Router {
   private choose(shape: Shape, method: string, texts: readonly string[]): Lookup {
     const route = shape.byMethod.get(method);
     if (!route) return { allow: shape.allow };
-    if (texts.length === 0) return { route, params: {} };
+    if (texts.length === 0) return this.plain.get(route);
     const names = this.paramNames.get(route)!;
     const kinds = (route.params ?? {}) as Record<string, PathParam<unknown>>;
     const params: Record<string, unknown> = {};

@@ -29,9 +29,11 @@ export function dispatch(services: AppServices) {
       params: request.pathParams as never,
       tenant: request.tenant!,
     });
-    return value instanceof Promise
-      ? value.then((resolved) => represent(route, resolved, request, reply))
-      : represent(route, value, request, reply);
+    if (value instanceof Promise) {
+      return value.then((resolved) => represent(route, resolved, request, reply));
+    }
+    // Nothing returned: fastify would wait on the reply (it is thenable) only to learn it is sent.
+    represent(route, value, request, reply);
   };
 }
 

@@ -1,3 +1,4 @@
+import { flatText } from '../../flat-text.js';
 import { API_PREFIX } from '../../paths.js';
 import { ADD_BY_EMAIL_BODY, EMAIL_QUERY, queryEmailAddress, readAddByEmail } from '../bodies.js';
 import { responseTypeOf } from '../negotiate.js';
@@ -30,11 +31,12 @@ export const LIST_ROUTES: readonly Route[] = [
       }
       const { format, contentType } = responseTypeOf(request);
       const lists = { serverId: tenant.serverId, items: tenant.lists.values() };
+      // Kept in one piece: sent on every read, a rope would be copied piece by piece each time.
       if (format === 'xml') {
-        cached.xml ??= LISTS.xml(lists);
+        cached.xml ??= flatText(LISTS.xml(lists));
         return new Rendered(contentType, cached.xml);
       }
-      cached.json ??= serializeLists(LISTS.json(lists));
+      cached.json ??= flatText(serializeLists(LISTS.json(lists)));
       return new Rendered(contentType, cached.json);
     },
   }),
