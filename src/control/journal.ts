@@ -30,6 +30,7 @@ import {
   nearestOf,
   type RequestFilter,
 } from './journal-filter.js';
+import { JournalRing, type Slot } from './journal-ring.js';
 
 /** Header values as Node gives them: lower-case names, repeated headers as arrays. */
 export type Headers = Record<string, string | string[] | number | undefined>;
@@ -127,14 +128,6 @@ export interface JournalRecord {
   readonly note?: string;
 }
 
-interface Slot {
-  readonly id: number;
-  /** Bounded by Node's header size limit: the URL, the query and the headers. */
-  readonly facts: JournalRecord;
-  readonly requestBody: Kept;
-  readonly responseBody: Kept;
-}
-
 interface Waiter {
   readonly filter: CompiledFilter;
   /**
@@ -163,14 +156,13 @@ export const MAX_WAITS = 100;
  * only when read.
  */
 export class Journal {
-  private readonly slots: Slot[] = [];
+  private readonly ring: JournalRing;
   private readonly capacity: number;
   private readonly bodyLimit: number;
   private readonly waiters = new Set<Waiter>();
   /** Bodies equal to one kept lately are kept as that one. */
   private readonly recentBodies = new RecentBodies();
   private readonly compile: (filter: RequestFilter) => CompiledFilter;
-  private next = 0;
   private lastId = 0;
   private readonly clock: () => number;
   /** See {@link Journal.messageBudget}: the budget, and when (by `clock`) it was given. */
@@ -187,6 +179,7 @@ export class Journal {
     clock = () => performance.now(),
   ) {
     this.capacity = capacity;
+    this.ring = new JournalRing(capacity);
     this.bodyLimit = bodyLimit;
     this.compile = compile;
     this.clock = clock;
@@ -201,15 +194,13 @@ export class Journal {
   record(facts: JournalRecord, requestBody?: Buffer, responseBody?: string | Buffer): void {
     if (this.capacity === 0) return;
     this.lastId += 1;
-    const slot: Slot = {
-      id: this.lastId,
+    const at = this.ring.write(
+      this.lastId,
       facts,
-      requestBody: this.recentBodies.intern(keep(requestBody, this.bodyLimit)),
-      responseBody: this.recentBodies.intern(keep(responseBody, this.bodyLimit)),
-    };
-    this.slots[this.next] = slot;
-    this.next = (this.next + 1) % this.capacity;
-    if (this.waiters.size > 0) this.notify(slot);
+      this.recentBodies.intern(keep(requestBody, this.bodyLimit)),
+      this.recentBodies.intern(keep(responseBody, this.bodyLimit)),
+    );
+    if (this.waiters.size > 0) this.notify(this.ring.at(at));
   }
 
   entries(filter?: RequestFilter): JournalEntry[] {
@@ -307,13 +298,12 @@ export class Journal {
   }
 
   clear(): void {
-    this.slots.length = 0;
-    this.next = 0;
+    this.ring.clear();
   }
 
-  /** Slots oldest first: from `next` on (once the buffer has wrapped), then from the start. */
+  /** Slots oldest first. */
   private ordered(): Slot[] {
-    return [...this.slots.slice(this.next), ...this.slots.slice(0, this.next)];
+    return this.ring.ordered();
   }
 
   /**

@@ -310,14 +310,29 @@ describe('recording', () => {
     });
   }
 
-  it('reads nothing of a record while no wait is pending, and its head for a pending one', async () => {
+  it('reads each fact of a record once, as it records it, and answers a wait from its own copy', async () => {
     const journal = new Journal(10, 1024);
     const reads: string[] = [];
     journal.record(watched('GET', reads));
-    expect(reads).toEqual([]);
+    const once = [...reads];
+    expect(once).toContain('method');
+    expect(new Set(once).size).toBe(once.length);
+    reads.length = 0;
     const waiting = journal.waitFor({ method: 'PUT' }, 60_000);
     journal.record(watched('PUT', reads));
     await expect(waiting).resolves.toMatchObject({ id: 2, method: 'PUT' });
-    expect(reads).toContain('method');
+    expect(reads.sort()).toEqual([...once].sort());
+  });
+
+  it('holds no record it was given: changing its facts afterwards changes no entry', () => {
+    const journal = new Journal(10, 1024);
+    const given = facts('GET') as { -readonly [K in keyof JournalRecord]: JournalRecord[K] };
+    journal.record(given);
+    const before = journal.entries();
+    given.method = 'DELETE';
+    given.url = '/marketing/v1/changed';
+    given.status = 599;
+    given.durationMs = 99;
+    expect(journal.entries()).toEqual(before);
   });
 });
