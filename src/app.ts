@@ -112,6 +112,7 @@ export async function buildApp(core: Core, options: AppOptions): Promise<Fastify
   keepJsonBodies(app);
   app.decorate('negotiate', createNegotiator());
   app.decorateRequest('arrived', 0);
+  app.decorateRequest('started', 0);
   app.decorateRequest('journalPending', false);
   app.decorateRequest('fault', null);
   app.decorateRequest('operation', null);

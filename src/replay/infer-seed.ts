@@ -149,6 +149,10 @@ function learn(facts: Facts, exchange: RecordedExchange): void {
         facts.deletedUnseen.set(operation.fieldId, exchange.index);
       return;
     case 'addByEmail': {
+      if (status === 400) {
+        for (const name of checkedBefore(request, recordOf(answer).message))
+          facts.addField(name, exchange.index);
+      }
       if (!ok) return;
       facts.listRefs.add(operation.listId);
       for (const name of namedFields(request)) facts.addField(name, exchange.index);
@@ -234,6 +238,22 @@ function namedFields(request: Record<string, unknown> | undefined): string[] {
   if (typeof request.firstname === 'string') names.push('FirstName');
   if (typeof request.lastname === 'string') names.push('LastName');
   return names;
+}
+
+/** The fake's answer to a name no field has; the service's wording, checked by `verify`. */
+const UNKNOWN_FIELD = /^The custom field '(.*)' does not exist\.$/s;
+
+/**
+ * The names an add-by-email found to exist before the one its 400 says does not: it checks its
+ * CustomFields in order, then FirstName, then LastName ({@link namedFields}' order), and stops at
+ * the first it cannot find. Nothing when the answer says something else.
+ */
+function checkedBefore(request: Record<string, unknown> | undefined, message: unknown): string[] {
+  const missing = typeof message === 'string' ? UNKNOWN_FIELD.exec(message)?.[1] : undefined;
+  if (missing === undefined) return [];
+  const names = namedFields(request);
+  const at = names.findIndex((name) => name.toLowerCase() === missing.toLowerCase());
+  return at === -1 ? [] : names.slice(0, at);
 }
 
 function isoOrUndefined(value: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/control/journal.js';
 import { Redactor } from '../../src/control/redact.js';
 import type { Core } from '../../src/core.js';
@@ -9,6 +9,15 @@ import { journalHooks, RECORD_FAILED } from '../../src/http/pipeline/journal.js'
 // stand-in requests, each fact of the recorded entry checked, the failed recording included.
 
 const ARRIVED = Date.UTC(2026, 10, 22, 12, 0, 0);
+/** The real clock (`performance.now()`) when the stand-ins are recorded; they arrived 7 ms before. */
+const RECORDED_AT = 1007;
+
+beforeEach(() => {
+  vi.spyOn(performance, 'now').mockReturnValue(RECORDED_AT);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 function coreWith(redactor: Pick<Redactor, 'record' | 'body'>, size = 10) {
   const journal = new Journal(size, 1024);
@@ -22,6 +31,7 @@ function request(parts: Record<string, unknown> = {}) {
   const value = {
     journalPending: true,
     arrived: ARRIVED,
+    started: RECORDED_AT - 7,
     protocol: 'http',
     method: 'PUT',
     url: '/marketing/v1/lists/3/contacts?a=1',
@@ -40,7 +50,6 @@ function request(parts: Record<string, unknown> = {}) {
 function reply(parts: Record<string, unknown> = {}) {
   return {
     statusCode: 201,
-    elapsedTime: 7,
     raw: {},
     getHeaders: () => ({ 'content-type': 'application/json', 'x-n': 3 }),
     ...parts,
@@ -50,11 +59,12 @@ function reply(parts: Record<string, unknown> = {}) {
 describe('arrive', () => {
   it('marks an API request pending with its arrival time, when the journal is on', () => {
     const { hooks } = coreWith(plainRedactor());
-    const { request: api } = request({ journalPending: false, arrived: 0 });
+    const { request: api } = request({ journalPending: false, arrived: 0, started: 0 });
     const done = vi.fn();
     hooks.arrive(api, reply(), done);
     expect(api.journalPending).toBe(true);
     expect(api.arrived).toBe(ARRIVED);
+    expect(api.started).toBe(RECORDED_AT);
     expect(done).toHaveBeenCalledOnce();
 
     const { request: control } = request({ journalPending: false, url: '/__admin/state' });
@@ -64,11 +74,12 @@ describe('arrive', () => {
 
   it('marks nothing when the journal keeps nothing', () => {
     const { hooks } = coreWith(plainRedactor(), 0);
-    const { request: api } = request({ journalPending: false, arrived: 0 });
+    const { request: api } = request({ journalPending: false, arrived: 0, started: 0 });
     const done = vi.fn();
     hooks.arrive(api, reply(), done);
     expect(api.journalPending).toBe(false);
     expect(api.arrived).toBe(0);
+    expect(api.started).toBe(0);
     expect(done).toHaveBeenCalledOnce();
   });
 });
@@ -184,8 +195,8 @@ describe('a recording that fails', () => {
 
   it('keeps the facts that hold no secret, the route template for the path, and logs the error type', () => {
     const { hooks, journal } = coreWith(failing);
-    const { request: one, warn } = request({ fault: 'status' });
-    hooks.answered(one, reply({ statusCode: 503, elapsedTime: 12 }), undefined);
+    const { request: one, warn } = request({ fault: 'status', started: RECORDED_AT - 12 });
+    hooks.answered(one, reply({ statusCode: 503 }), undefined);
     expect(journal.entries()).toEqual([
       {
         id: 1,

@@ -16,6 +16,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Epoch ms (fake's clock) when a `/marketing/` request arrived. */
     arrived: number;
+    /**
+     * When it arrived on the real, monotonic clock (`performance.now()`), for `durationMs`.
+     * fastify's own `elapsedTime` is 0 without a logger or an `onResponse` hook.
+     */
+    started: number;
     /** True for a `/marketing/` request that is still to be journaled. */
     journalPending: boolean;
     /** The fault kind answering this request, if any. */
@@ -75,7 +80,7 @@ export function journalHooks(core: Core): JournalHooks {
       const { url } = request;
       const facts: Mutable<JournalRecord> = {
         arrived: request.arrived,
-        durationMs: reply.elapsedTime,
+        durationMs: performance.now() - request.started,
         protocol: request.protocol,
         method: request.method,
         url: redactor.url(url),
@@ -109,7 +114,7 @@ export function journalHooks(core: Core): JournalHooks {
       journal.record(
         {
           arrived: request.arrived,
-          durationMs: reply.elapsedTime,
+          durationMs: performance.now() - request.started,
           protocol: request.protocol,
           method: request.method,
           // The route's template (`/marketing/v1/lists/:listId`): the path as sent could hold a key.
@@ -131,6 +136,7 @@ export function journalHooks(core: Core): JournalHooks {
   return {
     arrive(request, _reply, done) {
       if (journal.enabled && isPublicApi(request.url)) {
+        request.started = performance.now();
         request.arrived = now();
         request.journalPending = true;
       }
