@@ -68,7 +68,6 @@ export function journalHooks(core: Core): JournalHooks {
   const blocks = new RecentTexts(4);
   const record = (
     request: FastifyRequest,
-    reply: FastifyReply,
     status: number,
     responseHeaders: Headers | string,
     responseBody: string | Buffer | undefined,
@@ -144,12 +143,12 @@ export function journalHooks(core: Core): JournalHooks {
     },
     answered(request, reply, sentBody) {
       if (request.journalPending) {
-        record(request, reply, reply.statusCode, sentHeaders(reply, blocks), sentBody);
+        record(request, reply.statusCode, sentHeaders(reply, blocks), sentBody);
       }
     },
-    recordNow(request, reply, status, sent) {
+    recordNow(request, _reply, status, sent) {
       if (request.journalPending) {
-        record(request, reply, status, sent?.headers ?? NO_HEADERS, sent?.body);
+        record(request, status, sent?.headers ?? NO_HEADERS, sent?.body);
       }
     },
   };
