@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 /** GET /lists on the one connection; the status, and whether the connection was used before. */
-function lists(headers: Record<string, string>): Promise<{ status: number; reused: boolean }> {
+function lists(
+  headers: Record<string, string | string[]>,
+): Promise<{ status: number; reused: boolean }> {
   return new Promise((resolve, reject) => {
     const sent = request(`${base}/marketing/v1/lists`, { agent, headers }, (response) => {
       response.resume();
@@ -55,6 +57,23 @@ describe('credentials sent again on one connection', () => {
     const other = { authorization: basic(OTHER_SERVER_ID, OTHER_KEY) };
     expect(await lists(other)).toEqual({ status: 200, reused: true });
     expect(fake.requests().at(-1)?.serverId).toBe(OTHER_SERVER_ID);
+  });
+
+  it('read the first of two Authorization headers, on a used connection as on a new one', async () => {
+    const good = basic(SERVER_ID, KEY);
+    const bad = basic(SERVER_ID, 'wrong-key');
+    expect(await lists({ authorization: [good, bad] })).toEqual({ status: 200, reused: true });
+    expect(await lists({ authorization: [bad, good] })).toEqual({ status: 401, reused: true });
+    const fresh = new Agent({ keepAlive: true, maxSockets: 1 });
+    const used = agent;
+    agent = fresh;
+    try {
+      expect(await lists({ authorization: [bad, good] })).toEqual({ status: 401, reused: false });
+      expect(await lists({ authorization: [good, bad] })).toEqual({ status: 200, reused: true });
+    } finally {
+      agent = used;
+      fresh.destroy();
+    }
   });
 
   it('no longer open it once its key changed, even sent exactly as before', async () => {
