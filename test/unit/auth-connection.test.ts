@@ -64,6 +64,16 @@ describe('Basic credentials sent again on a connection', () => {
     expect(parsed).toEqual(['good', 'bad', 'undefined', 'other', 'good']);
   });
 
+  it('are parsed each time they are refused, however often they come', () => {
+    const { parsed, run } = setup();
+    const socket = {};
+    expect(run(socket, 'bad')).toBe('UNAUTHORIZED');
+    expect(run(socket, 'bad')).toBe('UNAUTHORIZED');
+    expect(run(socket)).toBe('UNAUTHORIZED');
+    expect(run(socket)).toBe('UNAUTHORIZED');
+    expect(parsed).toEqual(['bad', 'bad', 'undefined', 'undefined']);
+  });
+
   it('count for their own connection only', () => {
     const { parsed, run } = setup();
     expect(run({}, 'good')).toBe(TENANT);
