@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { RecentTexts } from './recent-texts.js';
+import { Recent, recentTexts } from './recent.js';
 
 /** A body over the limit: a copy of its first bytes, and what the whole was. */
 export class CutBody {
@@ -50,19 +50,16 @@ const RECENT_BODIES = 4;
  * once kept), and only small ones.
  */
 export class RecentBodies {
-  private readonly texts = new RecentTexts(RECENT_BODIES);
-  private readonly buffers: Buffer[] = [];
-  private next = 0;
+  private readonly texts = recentTexts(RECENT_BODIES);
+  private readonly buffers = new Recent<Buffer>(RECENT_BODIES, (kept, body) => kept.equals(body));
 
   intern(kept: Kept): Kept {
     if (typeof kept === 'string') {
       return kept.length <= RECENT_BODY_LIMIT ? this.texts.intern(kept) : kept;
     }
-    if (!Buffer.isBuffer(kept) || kept.length > RECENT_BODY_LIMIT) return kept;
-    for (const buffer of this.buffers) if (buffer.equals(kept)) return buffer;
-    this.buffers[this.next] = kept;
-    this.next = (this.next + 1) % RECENT_BODIES;
-    return kept;
+    return Buffer.isBuffer(kept) && kept.length <= RECENT_BODY_LIMIT
+      ? this.buffers.intern(kept)
+      : kept;
   }
 }
 

@@ -17,7 +17,7 @@ type Query = JournalRecord['query'];
  * The journal's last `capacity` exchanges, one column per fact. Recording writes each fact into
  * its column, in place once the ring has come round: numbers into arrays of numbers (held unboxed),
  * the rest (strings, the redacted headers, the kept bodies: mostly the very objects kept for the
- * exchange before, see RecentTexts and RecentBodies) into arrays of references. An exchange thus
+ * exchange before, see control/recent.ts and RecentBodies) into arrays of references. An exchange thus
  * leaves no new object behind that lives until the ring comes round. Objects made per exchange and
  * kept were copied by every young-generation collection they lived through, and so much surviving
  * made V8 grow its young generation past what the processor's caches hold, which slowed every

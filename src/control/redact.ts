@@ -1,5 +1,6 @@
 import { parseServerId } from '../domain/rules.js';
 import type { Headers } from './journal.js';
+import { LastRedaction } from './last-redaction.js';
 import { basicUsername } from './request-match.js';
 import { MAX_ESCAPE_WIDTH, redactForms } from './secret-encodings.js';
 import { type Compiled, compileSecrets, REDACTED } from './secret-forms.js';
@@ -39,8 +40,7 @@ export class Redactor {
   private compiled: Compiled | undefined;
   private compiledAt = Number.NaN;
   /** A client sends the same credentials on every call: the last one is redacted once. */
-  // Stryker disable next-line ObjectLiteral,StringLiteral: never a hit, whatever it holds: its `at` is NaN, which equals no revision (compiledAt is a revision once current() ran, or NaN)
-  private lastCredentials = { value: '', redacted: '', at: Number.NaN };
+  private readonly lastCredentials = new LastRedaction<string, string>(sameText);
   /** The last string body found to hold no secret, and under which secrets. */
   // Stryker disable next-line ObjectLiteral,StringLiteral: never a hit, whatever it holds: its `at` is NaN, which equals no revision (compiledAt is a revision once current() ran, or NaN)
   private lastCleanBody = { value: '', at: Number.NaN };
@@ -50,13 +50,9 @@ export class Redactor {
    * also lets the journal keep one old object instead of a young one per request, which the
    * garbage collector would copy while the entry lives.
    */
-  private lastHeaders: { raw: readonly string[]; redacted: Headers; at: number } = {
-    raw: [],
-    redacted: {},
-    at: Number.NaN,
-  };
+  private readonly lastHeaders = new LastRedaction<readonly string[], Headers>(sameStrings);
   /** The last URL redacted, and what it became: the same path is asked again and again. */
-  private lastUrl = { value: '', redacted: '', at: Number.NaN };
+  private readonly lastUrl = new LastRedaction<string, string>(sameText);
 
   constructor(
     private readonly source: SecretSource,
@@ -86,13 +82,11 @@ export class Redactor {
    */
   requestHeaders(headers: Headers, raw?: readonly string[]): Headers {
     const secrets = this.current();
-    const last = this.lastHeaders;
-    if (raw !== undefined && last.at === this.compiledAt && sameStrings(raw, last.raw)) {
-      return last.redacted;
-    }
-    const redacted = this.headers(headers, secrets);
-    if (raw !== undefined) this.lastHeaders = { raw, redacted, at: this.compiledAt };
-    return redacted;
+    if (raw === undefined) return this.headers(headers, secrets);
+    return (
+      this.lastHeaders.get(raw, this.compiledAt) ??
+      this.lastHeaders.set(raw, this.compiledAt, this.headers(headers, secrets))
+    );
   }
 
   /** Query parameters (names and values, decoded) without secrets: the same object when clean. */
@@ -134,11 +128,10 @@ export class Redactor {
    */
   url(url: string): string {
     const secrets = this.current();
-    const last = this.lastUrl;
-    if (url === last.value && last.at === this.compiledAt) return last.redacted;
-    const redacted = secrets ? this.wire(url, secrets) : url;
-    this.lastUrl = { value: url, redacted, at: this.compiledAt };
-    return redacted;
+    return (
+      this.lastUrl.get(url, this.compiledAt) ??
+      this.lastUrl.set(url, this.compiledAt, secrets ? this.wire(url, secrets) : url)
+    );
   }
 
   private current(): Compiled | undefined {
@@ -169,17 +162,10 @@ export class Redactor {
 
   /** `Basic <base64>` becomes `Basic 12345:<redacted>`; any other scheme `Bearer <redacted>`. */
   private credentials(value: string, secrets: Compiled | undefined): string {
-    const last = this.lastCredentials;
-    if (
-      last.value === value &&
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: the answer never depends on the secrets while a server id (4-5 digits) is shorter than any secret searched for (MIN_SECRET_LENGTH, 6)
-      last.at === this.compiledAt
-    )
-      return last.redacted;
-    const redacted = this.credentialsOf(value, secrets);
-    // Stryker disable next-line ObjectLiteral: an empty entry is never a hit: only the fast path is lost
-    this.lastCredentials = { value, redacted, at: this.compiledAt };
-    return redacted;
+    return (
+      this.lastCredentials.get(value, this.compiledAt) ??
+      this.lastCredentials.set(value, this.compiledAt, this.credentialsOf(value, secrets))
+    );
   }
 
   private credentialsOf(value: string, secrets: Compiled | undefined): string {
@@ -249,6 +235,8 @@ export class Redactor {
     return result.length < body.length ? this.bodyWith(result, secrets) : result;
   }
 }
+
+const sameText = (one: string, other: string) => one === other;
 
 /** True when both lists hold the same strings in the same order. */
 function sameStrings(one: readonly string[], other: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
 import type { Headers, JournalRecord } from '../../control/journal.js';
-import { RecentTexts } from '../../control/recent-texts.js';
+import { type Recent, recentTexts } from '../../control/recent.js';
 import type { Core } from '../../core.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
@@ -65,7 +65,7 @@ export const RECORD_FAILED =
 export function journalHooks(core: Core): JournalHooks {
   const { journal, now, redactor } = core;
   // A few: answers of two or three kinds alternate (a read, a write, an error).
-  const blocks = new RecentTexts(4);
+  const blocks = recentTexts(4);
   const record = (
     request: FastifyRequest,
     status: number,
@@ -160,7 +160,7 @@ export function journalHooks(core: Core): JournalHooks {
  * `getHeaders()` would build an object on every request. Parsed only when the journal is read.
  * A block equal to one of the last few is recorded as that one (`blocks`).
  */
-function sentHeaders(reply: FastifyReply, blocks: RecentTexts): Headers | string {
+function sentHeaders(reply: FastifyReply, blocks: Recent<string>): Headers | string {
   const block = (reply.raw as unknown as { _header?: unknown })._header;
   return typeof block === 'string' ? blocks.intern(block) : reply.getHeaders();
 }
