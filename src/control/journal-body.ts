@@ -1,4 +1,5 @@
-import { isUtf8 } from 'node:buffer';
+// Imported, not the global: Node's global `Buffer` is a getter, read on every recorded body.
+import { Buffer, isUtf8 } from 'node:buffer';
 import { Recent, recentTexts } from './recent.js';
 
 /** A body over the limit: a copy of its first bytes, and what the whole was. */

@@ -54,7 +54,7 @@ describe('a clean answer remembered', () => {
     );
   });
 
-  it('is a string only: a Buffer found clean, then changed in place to hold a key, is redacted', () => {
+  it('remembers a Buffer by a copy of its bytes: one found clean, then changed in place to hold a key, is redacted', () => {
     const redactor = redactorOf([KEY]);
     const buffer = Buffer.from(`{"k":"${'x'.repeat(KEY.length)}"}`);
     expect(redactor.body(buffer)).toBe(buffer);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Headers } from '../../src/control/journal.js';
 import { REDACTED, Redactor } from '../../src/control/redact.js';
 
@@ -102,5 +102,60 @@ describe('a URL asked again', () => {
     expect(redactor.url(url)).toBe(`/marketing/v1/lists?key=${REDACTED}`);
     change([]);
     expect(redactor.url(url)).toBe(url);
+  });
+});
+
+describe('a body sent again', () => {
+  it('scans a clean body again once the secrets change, as text or bytes', () => {
+    const { redactor, change } = redactorOf([KEY]);
+    const text = `{"emailAddress":"a@example.com","note":"${OTHER}"}`;
+    const bytes = Buffer.from(text);
+    expect(redactor.body(text)).toBe(text);
+    expect(redactor.body(bytes)).toBe(bytes);
+    change([KEY, OTHER]);
+    const expected = `{"emailAddress":"a@example.com","note":"${REDACTED}"}`;
+    expect(redactor.body(text)).toBe(expected);
+    expect(String(redactor.body(Buffer.from(text)))).toBe(expected);
+  });
+
+  it('remembers the last clean body of each kind: a request Buffer and an answer string alternate', () => {
+    const { redactor } = redactorOf([KEY]);
+    const request = Buffer.from('{"emailAddress":"a@example.com"}');
+    const answer = '{"id":1,"emailAddress":"a@example.com"}';
+    // What is remembered shows only in the work saved: the scans are counted.
+    const scans = vi.spyOn(redactor as unknown as { bodyWith: () => unknown }, 'bodyWith');
+    for (let round = 0; round < 3; round++) {
+      expect(redactor.body(Buffer.from(request))).toEqual(request);
+      expect(redactor.body(answer)).toBe(answer);
+    }
+    expect(scans).toHaveBeenCalledTimes(2);
+    // Equal bytes in another Buffer are the same body; other bytes are scanned.
+    const copy = Buffer.from(request);
+    expect(redactor.body(copy)).toBe(copy);
+    const holding = Buffer.from(`{"emailAddress":"${KEY}"}`);
+    expect(String(redactor.body(holding))).toBe(`{"emailAddress":"${REDACTED}"}`);
+  });
+
+  it('never remembers a body that held a secret: the same bytes sent again are redacted again', () => {
+    const { redactor } = redactorOf([KEY]);
+    const text = `{"emailAddress":"a@example.com","note":"${KEY}"}`;
+    const expected = `{"emailAddress":"a@example.com","note":"${REDACTED}"}`;
+    for (let round = 0; round < 3; round++) {
+      expect(String(redactor.body(Buffer.from(text)))).toBe(expected);
+      expect(redactor.body(text)).toBe(expected);
+    }
+  });
+
+  it('remembers a clean Buffer of up to 4 KiB only (each is copied to be remembered)', () => {
+    const { redactor } = redactorOf([KEY]);
+    const scans = vi.spyOn(redactor as unknown as { bodyWith: () => unknown }, 'bodyWith');
+    const limit = Buffer.alloc(4096, 'a');
+    redactor.body(limit);
+    redactor.body(Buffer.from(limit));
+    expect(scans).toHaveBeenCalledTimes(1);
+    const over = Buffer.alloc(4097, 'a');
+    redactor.body(over);
+    redactor.body(Buffer.from(over));
+    expect(scans).toHaveBeenCalledTimes(3);
   });
 });

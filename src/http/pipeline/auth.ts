@@ -18,7 +18,7 @@ declare module 'fastify' {
 
 /** The Basic credentials a connection opened a server with last, under which keys. */
 interface Opened {
-  readonly header: string;
+  readonly header: string | undefined;
   readonly tenant: Tenant;
   readonly keysRevision: number;
 }
@@ -60,7 +60,8 @@ export function authenticate(
         return done();
       }
       return app.basicAuth(request, reply, (error?: Error) => {
-        if (error === undefined && request.tenant && typeof header === 'string') {
+        // The server the credentials opened: set only when they are right (a refusal keeps none).
+        if (request.tenant) {
           opened.set(socket, { header, tenant: request.tenant, keysRevision: store.keysRevision });
         }
         done(error);
@@ -69,16 +70,19 @@ export function authenticate(
     if (route?.auth === 'none') return done();
     // The control API, whether or not a route matched.
     if (adminToken !== undefined) {
-      const header = request.headers.authorization ?? '';
-      const bearer = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
-      const given = bearer || (route?.page ? queryToken(request.query) : '');
-      if (!constantTimeEqual(given, adminToken)) return done(new ApiError('ADMIN_UNAUTHORIZED'));
+      const header = request.headers.authorization;
+      const bearer = header?.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+      const given = bearer || (route?.page ? queryToken(request.query) : undefined);
+      if (given === undefined || !constantTimeEqual(given, adminToken)) {
+        return done(new ApiError('ADMIN_UNAUTHORIZED'));
+      }
     }
     done(request.routeError ?? undefined);
   };
 }
 
-function queryToken(query: unknown): string {
-  const token = (query as { token?: unknown } | undefined)?.token;
-  return typeof token === 'string' ? token : '';
+/** The inspector page's `?token=`, when it is given once (fastify's query is always an object). */
+function queryToken(query: unknown): string | undefined {
+  const token = (query as { token?: unknown }).token;
+  return typeof token === 'string' ? token : undefined;
 }

@@ -1,3 +1,5 @@
+// Imported, not the global: Node 20's global `performance` is a getter, read twice a request.
+import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
 import type { Headers, JournalRecord } from '../../control/journal.js';
