@@ -74,6 +74,16 @@ export class JournalRing {
     return at;
   }
 
+  /**
+   * Sets the `durationMs` of the exchange `id`, if the ring still holds it: an exchange recorded
+   * before it ended (a request held by a `no-response` fault) learns how long it lasted.
+   */
+  setDuration(id: number, durationMs: number): void {
+    const at = this.ids.lastIndexOf(id);
+    // Stryker disable next-line ConditionalExpression: without the test, an id no longer held writes `durations[-1]`, a property no read looks at
+    if (at !== -1) this.durations[at] = durationMs;
+  }
+
   /** The exchange at a position {@link write} gave. */
   at(position: number): Slot {
     const facts: { -readonly [K in keyof JournalRecord]: JournalRecord[K] } = {

@@ -190,9 +190,16 @@ export class Journal {
     return this.capacity > 0;
   }
 
-  /** Records an exchange; of each body, only what {@link keep} keeps is held. */
-  record(facts: JournalRecord, requestBody?: Buffer, responseBody?: string | Buffer): void {
-    if (this.capacity === 0) return;
+  /**
+   * Records an exchange; of each body, only what {@link keep} keeps is held. Its id, for
+   * {@link Journal.setDuration}; undefined when the journal keeps nothing.
+   */
+  record(
+    facts: JournalRecord,
+    requestBody?: Buffer,
+    responseBody?: string | Buffer,
+  ): number | undefined {
+    if (this.capacity === 0) return undefined;
     this.lastId += 1;
     const at = this.ring.write(
       this.lastId,
@@ -201,6 +208,16 @@ export class Journal {
       this.recentBodies.intern(keep(responseBody, this.bodyLimit)),
     );
     if (this.waiters.size > 0) this.notify(this.ring.at(at));
+    return this.lastId;
+  }
+
+  /**
+   * The real duration of an exchange recorded before it ended (a request held without an answer,
+   * recorded when it was held so that a test can wait for it), once it has ended. Nothing happens
+   * when the entry has left the journal since.
+   */
+  setDuration(id: number, durationMs: number): void {
+    this.ring.setDuration(id, durationMs);
   }
 
   entries(filter?: RequestFilter): JournalEntry[] {

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { call, useFake } from '../helpers/fake.js';
+import { connect } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { AUTH, call, makeFake, useFake } from '../helpers/fake.js';
 
 // docs/journal.md: "`durationMs` runs from arrival to the answer (or the cut connection), on the
 // real clock." (Outside attack, round 6: every entry said 0 once fastify no longer timed replies.)
@@ -26,6 +27,56 @@ describe('durationMs', () => {
     for (const entry of fake.requests()) {
       expect(entry.durationMs).toBeGreaterThan(0);
       expect(entry.durationMs).toBeLessThan(10_000);
+    }
+  });
+});
+
+describe('durationMs of a request held without an answer (no-response)', () => {
+  // Outside attack, round 7: recorded when held, it kept the ~0 ms it had then.
+  it('is recorded at once, and runs to when the client gave up', async () => {
+    const fake = await makeFake();
+    try {
+      const { url } = await fake.listen({ https: false });
+      fake.faults.add({ kind: 'no-response', times: 1 });
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(
+        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
+      );
+      // A test can wait for the held request while it is held.
+      const held = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
+      expect(held.status).toBe(0);
+      expect(held.fault).toBe('no-response');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.destroy();
+      await closed;
+      await vi.waitFor(() => expect(fake.requests()[0]!.durationMs).toBeGreaterThanOrEqual(290));
+      expect(fake.requests()[0]!.durationMs).toBeLessThan(10_000);
+      expect(fake.requests()).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('runs to the release when the rule is removed', async () => {
+    const fake = await makeFake();
+    try {
+      const { url } = await fake.listen({ https: false });
+      const rule = fake.faults.add({ kind: 'no-response' });
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(
+        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
+      );
+      await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      fake.faults.remove(rule.id);
+      await closed;
+      await vi.waitFor(() => expect(fake.requests()[0]!.durationMs).toBeGreaterThanOrEqual(190));
+    } finally {
+      await fake.close();
     }
   });
 });

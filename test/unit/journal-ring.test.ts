@@ -78,4 +78,20 @@ describe('JournalRing', () => {
     ring.write(6, listsRecord(), undefined, undefined);
     expect(ids(ring)).toEqual([5, 6]);
   });
+
+  it('sets the duration of the exchange it names, and of no other, while the ring holds it', () => {
+    const ring = new JournalRing(2);
+    ring.write(1, listsRecord({ durationMs: 0.1 }), undefined, undefined);
+    ring.write(2, listsRecord({ durationMs: 0.2 }), undefined, undefined);
+    ring.setDuration(1, 350);
+    expect(ring.ordered().map((slot) => slot.facts.durationMs)).toEqual([350, 0.2]);
+    // Exchange 1 is written over by 3: setting it changes nothing, and adds nothing.
+    ring.write(3, listsRecord({ durationMs: 0.3 }), undefined, undefined);
+    ring.setDuration(1, 999);
+    expect(ring.ordered().map((slot) => [slot.id, slot.facts.durationMs])).toEqual([
+      [2, 0.2],
+      [3, 0.3],
+    ]);
+  });
 });
+

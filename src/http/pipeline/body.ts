@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
@@ -29,6 +30,19 @@ export function keepJsonBodies(app: FastifyInstance): void {
 }
 
 /**
+ * The counting stream a chunked body flows through (see {@link limitBody}), by the request it
+ * belongs to. The request is piped into it, so once its buffer is full the request is paused until
+ * someone reads the counting stream: a reader that comes after the body step (the journal reading
+ * a body nothing parsed, for a 415) reads it there, or it would wait forever.
+ */
+const countedBodies = new WeakMap<IncomingMessage, Transform>();
+
+/** The counting stream the request's body flows through, if it has one (a chunked body). */
+export function countingStream(request: FastifyRequest): Transform | undefined {
+  return countedBodies.get(request.raw);
+}
+
+/**
  * Each route's own body limit, checked before fastify reads the body (which it then parses as
  * JSON): a declared length over the limit is refused at once; a chunked body is counted as it
  * arrives and cut off at the limit.
@@ -57,5 +71,6 @@ export function limitBody(
     },
   });
   payload.pipe(counted);
+  countedBodies.set(request.raw, counted);
   done(null, counted);
 }

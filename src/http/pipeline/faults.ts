@@ -63,7 +63,7 @@ export function decideFaults(core: Core, journal: JournalHooks) {
         return cutConnection(request, reply, 'socket hang up (injected fault: reset)');
       case 'no-response': {
         reply.hijack();
-        journal.recordNow(request, reply, 0);
+        journal.recordHeld(request, reply);
         const forget = pending.hold(decision.id, () =>
           cutConnection(request, reply, 'no response (injected fault: no-response)'),
         );

@@ -9,6 +9,7 @@ import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
 import { API_BODY_LIMIT } from '../route.js';
 import { ROUTER } from '../routes/table.js';
+import { countingStream } from './body.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +57,12 @@ export interface JournalHooks {
     status: number,
     sent?: CutOffAnswer,
   ): void;
+  /**
+   * Records a request held without an answer (status 0) at once, so that a test can wait for it,
+   * and sets its `durationMs` when the connection ends (the client gives up, the rule goes, the
+   * fake closes).
+   */
+  recordHeld(request: FastifyRequest, reply: FastifyReply): void;
 }
 
 const NO_HEADERS: Headers = {};
@@ -73,7 +80,7 @@ export function journalHooks(core: Core): JournalHooks {
     status: number,
     responseHeaders: Headers | string,
     responseBody: string | Buffer | undefined,
-  ) => {
+  ): number | undefined => {
     request.journalPending = false;
     try {
       // Redacted before it is kept: no key or token is ever held by the journal. One object per
@@ -100,7 +107,7 @@ export function journalHooks(core: Core): JournalHooks {
         const redacted = redactor.query(query);
         if (redacted !== query) facts.query = redacted;
       }
-      journal.record(
+      return journal.record(
         facts,
         redactor.body(request.rawBody ?? undefined),
         redactor.body(responseBody),
@@ -112,7 +119,7 @@ export function journalHooks(core: Core): JournalHooks {
         { err: { type: (error as Error)?.name } },
         'the journal could not record this exchange whole',
       );
-      journal.record(
+      return journal.record(
         {
           arrived: request.arrived,
           durationMs: performance.now() - request.started,
@@ -153,6 +160,12 @@ export function journalHooks(core: Core): JournalHooks {
         record(request, status, sent?.headers ?? NO_HEADERS, sent?.body);
       }
     },
+    recordHeld(request, reply) {
+      if (!request.journalPending) return;
+      const id = record(request, 0, NO_HEADERS, undefined);
+      if (id === undefined) return;
+      reply.raw.once('close', () => journal.setDuration(id, performance.now() - request.started));
+    },
   };
 }
 
@@ -191,11 +204,14 @@ export function afterBodyRead(request: FastifyRequest, reply: FastifyReply, then
     !request.journalPending ||
     request.rawBody !== null ||
     reply.statusCode === 413 ||
-    Number(raw.headers['content-length']) > API_BODY_LIMIT ||
-    raw.readableDidRead ||
-    raw.readableEnded ||
-    raw.destroyed
+    !declaresBody(raw) ||
+    Number(raw.headers['content-length']) > API_BODY_LIMIT
   ) {
+    return then();
+  }
+  // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts).
+  const source = countingStream(request) ?? raw;
+  if (source.readableDidRead || source.readableEnded || source.destroyed) {
     return then();
   }
   keepBody(request, then);
@@ -208,23 +224,43 @@ export function afterBodyRead(request: FastifyRequest, reply: FastifyReply, then
  */
 export function keepBody(request: FastifyRequest, then: () => void) {
   const { raw } = request;
-  if (
-    raw.headers['content-length'] === undefined &&
-    raw.headers['transfer-encoding'] === undefined
-  ) {
-    return then();
-  }
+  if (!declaresBody(raw)) return then();
   const chunks: Buffer[] = [];
   let size = 0;
-  const finish = () => {
-    raw.off('data', onData).off('end', finish).off('error', finish);
-    request.rawBody = Buffer.concat(chunks);
-    then();
-  };
   const onData = (chunk: Buffer) => {
     if (size >= API_BODY_LIMIT) return;
     chunks.push(chunk);
     size += chunk.length;
   };
-  raw.on('data', onData).once('end', finish).once('error', finish);
+  const finish = () => {
+    raw.off('data', onData).off('data', ignore).off('end', finish).off('error', finish);
+    request.rawBody = Buffer.concat(chunks);
+    then();
+  };
+  const counted = countingStream(request);
+  if (counted === undefined) {
+    raw.on('data', onData).once('end', finish).once('error', finish);
+    return;
+  }
+  // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts),
+  // which holds the request paused while nobody reads it. It ends with the body, or fails past the
+  // route's limit: the rest is then read off the request and dropped, so the connection stays usable.
+  counted
+    .on('data', onData)
+    .once('end', finish)
+    .once('error', () => {
+      counted.off('data', onData).off('end', finish);
+      raw.unpipe(counted);
+      if (raw.readableEnded) return finish();
+      raw.on('data', ignore).once('end', finish).once('error', finish).resume();
+    });
+}
+
+function ignore() {}
+
+/** True when the request says it has a body: a length, or chunks (a GET usually has neither). */
+function declaresBody(raw: FastifyRequest['raw']): boolean {
+  return (
+    raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined
+  );
 }
