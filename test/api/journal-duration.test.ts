@@ -79,4 +79,24 @@ describe('durationMs of a request held without an answer (no-response)', () => {
       await fake.close();
     }
   });
+
+  it('a client that leaves before a delay ends is recorded with the answer sent after it left', async () => {
+    const fake = await makeFake();
+    try {
+      const { url } = await fake.listen({ https: false });
+      fake.faults.add({ kind: 'delay', delayMs: 300, times: 1 });
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(
+        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      const entry = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
+      expect(entry.status).toBe(200);
+      expect(entry.durationMs).toBeGreaterThanOrEqual(299);
+    } finally {
+      await fake.close();
+    }
+  });
 });
