@@ -8,6 +8,7 @@ import {
 import { isControlApi } from '../paths.js';
 import { answer } from './answer.js';
 import { JSON_TYPE, responseTypeOf } from './negotiate.js';
+import { keepConnectionAfterRefusal } from './pipeline/body.js';
 import { malformedUrl } from './pipeline/malformed-url.js';
 import { ERROR } from './representations.js';
 import { API_BODY_LIMIT } from './route.js';
@@ -74,6 +75,7 @@ export function sendError(
     request.log.error({ err: error }, 'unexpected error');
   }
   reply.code(packageError.status).headers(packageError.headers);
+  keepConnectionAfterRefusal(request, reply);
   if (packageError instanceof SeedError && isControlApi(request.url)) {
     const body = JSON.stringify({ message: packageError.message, path: packageError.path });
     return answer(reply, JSON_TYPE.contentType, body);

@@ -74,3 +74,43 @@ export function limitBody(
   countedBodies.set(request.raw, counted);
   done(null, counted);
 }
+
+/** How much of a refused body is read and dropped, at most, before the connection is closed. */
+const LINGER_BYTES = 16 * 1024 * 1024;
+const LINGER_MS = 2_000;
+
+/**
+ * fastify asks for the connection to be closed after it refused a body (past its limit, not JSON),
+ * as the client may still be sending. But closing a connection with bytes left unread makes the
+ * kernel reset it, and a client still sending (curl, and over TLS most clients) then loses the
+ * answer: the 413 never arrives. Instead the rest of the body is read and dropped, and the
+ * connection stays open, as the service's own server keeps it; a body that goes on past
+ * {@link LINGER_BYTES} more, or {@link LINGER_MS}, has its connection closed after all (a
+ * client sending without end gets no more of the fake's time).
+ */
+export function keepConnectionAfterRefusal(request: FastifyRequest, reply: FastifyReply): void {
+  if (reply.getHeader('connection') !== 'close') return;
+  const { raw } = request;
+  if (raw.complete) {
+    reply.removeHeader('connection');
+    return;
+  }
+  const counted = countedBodies.get(raw);
+  if (counted) raw.unpipe(counted);
+  let dropped = 0;
+  const stop = () => {
+    clearTimeout(timer);
+    raw.off('data', onData).off('end', stop).off('close', stop);
+  };
+  const cut = () => {
+    stop();
+    raw.socket.destroy();
+  };
+  const onData = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) cut();
+  };
+  const timer = setTimeout(cut, LINGER_MS).unref();
+  raw.on('data', onData).once('end', stop).once('close', stop).resume();
+  reply.removeHeader('connection');
+}
