@@ -85,13 +85,14 @@ describe('JournalRing', () => {
     ring.write(2, listsRecord({ durationMs: 0.2 }), undefined, undefined);
     ring.setDuration(1, 350);
     expect(ring.ordered().map((slot) => slot.facts.durationMs)).toEqual([350, 0.2]);
+    ring.setDuration(2, 450);
+    expect(ring.ordered().map((slot) => slot.facts.durationMs)).toEqual([350, 450]);
     // Exchange 1 is written over by 3: setting it changes nothing, and adds nothing.
     ring.write(3, listsRecord({ durationMs: 0.3 }), undefined, undefined);
     ring.setDuration(1, 999);
     expect(ring.ordered().map((slot) => [slot.id, slot.facts.durationMs])).toEqual([
-      [2, 0.2],
+      [2, 450],
       [3, 0.3],
     ]);
   });
 });
-

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/control/journal.js';
@@ -182,6 +183,28 @@ describe('recordNow', () => {
     });
     expect(none!.response).toEqual({ status: 0, headers: {} });
     expect(none!.fault).toBe('reset');
+  });
+});
+
+describe('recordHeld', () => {
+  it('records a held request at once, and its duration when its connection ends', () => {
+    const { hooks, journal } = coreWith(plainRedactor());
+    const raw = new EventEmitter();
+    hooks.recordHeld(request({ fault: 'no-response' }).request, reply({ raw }));
+    const [held] = journal.entries();
+    expect(held!.status).toBe(0);
+    expect(held!.durationMs).toBe(7);
+    vi.mocked(performance.now).mockReturnValue(RECORDED_AT + 500);
+    raw.emit('close');
+    expect(journal.entries()[0]!.durationMs).toBe(507);
+  });
+
+  it('records nothing for a request that is not pending', () => {
+    const { hooks, journal } = coreWith(plainRedactor());
+    const raw = new EventEmitter();
+    hooks.recordHeld(request({ journalPending: false }).request, reply({ raw }));
+    expect(journal.entries()).toEqual([]);
+    expect(raw.listenerCount('close')).toBe(0);
   });
 });
 

@@ -71,6 +71,34 @@ describe('afterBodyRead', () => {
   });
 });
 
+describe('afterBodyRead, a body it must not wait for', () => {
+  it('answers at once a request that declares no body', () => {
+    const raw = stream({});
+    const then = vi.fn();
+    afterBodyRead(pending(raw), reply(401), then);
+    expect(then).toHaveBeenCalledOnce();
+    expect(listeners(raw)).toEqual([0, 0, 0]);
+  });
+
+  it('answers at once when the body was read already, has ended, or was destroyed', async () => {
+    const read = stream({ 'content-length': '5' });
+    read.push('hello');
+    read.read();
+    const ended = stream({ 'content-length': '5' });
+    ended.push(null);
+    ended.resume();
+    await new Promise((resolve) => ended.once('end', resolve));
+    const destroyed = stream({ 'content-length': '5' });
+    destroyed.destroy();
+    for (const raw of [read, ended, destroyed]) {
+      const then = vi.fn();
+      afterBodyRead(pending(raw), reply(401), then);
+      expect(then).toHaveBeenCalledOnce();
+      expect(listeners(raw)).toEqual([0, 0, 0]);
+    }
+  });
+});
+
 describe('keepBody', () => {
   it('answers at once a request that declares no body (neither length nor chunks)', () => {
     const raw = stream({});

@@ -1,5 +1,6 @@
 // Imported, not the global: Node 20's global `performance` is a getter, read twice a request.
 import { performance } from 'node:perf_hooks';
+import { finished } from 'node:stream';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
 import type { Headers, JournalRecord } from '../../control/journal.js';
@@ -162,8 +163,8 @@ export function journalHooks(core: Core): JournalHooks {
     },
     recordHeld(request, reply) {
       if (!request.journalPending) return;
-      const id = record(request, 0, NO_HEADERS, undefined);
-      if (id === undefined) return;
+      // Pending means the journal keeps entries, so record() gives an id.
+      const id = record(request, 0, NO_HEADERS, undefined)!;
       reply.raw.once('close', () => journal.setDuration(id, performance.now() - request.started));
     },
   };
@@ -233,7 +234,7 @@ export function keepBody(request: FastifyRequest, then: () => void) {
     size += chunk.length;
   };
   const finish = () => {
-    raw.off('data', onData).off('data', ignore).off('end', finish).off('error', finish);
+    raw.off('data', onData).off('end', finish).off('error', finish);
     request.rawBody = Buffer.concat(chunks);
     then();
   };
@@ -244,19 +245,18 @@ export function keepBody(request: FastifyRequest, then: () => void) {
   }
   // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts),
   // which holds the request paused while nobody reads it. It ends with the body, or fails past the
-  // route's limit: the rest is then read off the request and dropped, so the connection stays usable.
+  // route's limit (a failed stream emits nothing more): the rest is then read off the request and
+  // dropped (flowing with no reader), so the connection stays usable; `finished` answers at once
+  // for a request that had ended already.
   counted
     .on('data', onData)
     .once('end', finish)
     .once('error', () => {
-      counted.off('data', onData).off('end', finish);
       raw.unpipe(counted);
-      if (raw.readableEnded) return finish();
-      raw.on('data', ignore).once('end', finish).once('error', finish).resume();
+      finished(raw, finish);
+      raw.resume();
     });
 }
-
-function ignore() {}
 
 /** True when the request says it has a body: a length, or chunks (a GET usually has neither). */
 function declaresBody(raw: FastifyRequest['raw']): boolean {
