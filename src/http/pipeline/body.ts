@@ -95,8 +95,8 @@ export function keepConnectionAfterRefusal(request: FastifyRequest, reply: Fasti
     reply.removeHeader('connection');
     return;
   }
-  const counted = countedBodies.get(raw);
-  if (counted) raw.unpipe(counted);
+  // Its one destination, if any: the counting stream, which failed.
+  raw.unpipe();
   let dropped = 0;
   const stop = () => {
     clearTimeout(timer);
