@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { dropRestOfBody } from './pipeline/body.js';
 import { afterBodyRead } from './pipeline/journal.js';
 
 /**
@@ -18,6 +19,8 @@ export function answer(
   // returned reply (it is thenable) until it is sent.
   afterBodyRead(request, reply, () => {
     reply.send(body);
+    // A body that nothing read (a refused one) is read and dropped now, within bounds.
+    dropRestOfBody(request);
     // Recorded as soon as it is sent, not from an onResponse hook: fastify's hook runner and the
     // socket's `finish` event cost more than the recording itself (0.6 µs a request, measured on
     // GET /lists). With no onSend hook, send() has written the status line and headers already.

@@ -75,7 +75,7 @@ export function sendError(
     request.log.error({ err: error }, 'unexpected error');
   }
   reply.code(packageError.status).headers(packageError.headers);
-  keepConnectionAfterRefusal(request, reply);
+  keepConnectionAfterRefusal(reply);
   if (packageError instanceof SeedError && isControlApi(request.url)) {
     const body = JSON.stringify({ message: packageError.message, path: packageError.path });
     return answer(reply, JSON_TYPE.contentType, body);

@@ -105,4 +105,31 @@ describe.each([
     // The limit (1 MiB), then at most 16 MiB more, and what was on its way when it was cut.
     expect(sent).toBeLessThan(64);
   });
+
+  it('closes the connection of a declared length past the limit once 16 MiB more came (round 9)', async () => {
+    const socket = await open();
+    let received = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      `PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${1024 * MiB}\r\n\r\n`,
+    );
+    const part = ' '.repeat(MiB);
+    let sent = 0;
+    while (sent < 64 && !socket.destroyed) {
+      sent += 1;
+      if (!socket.write(part)) {
+        await new Promise((resolve) => {
+          socket.once('drain', resolve).once('close', resolve);
+        });
+      }
+    }
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sent).toBeLessThan(64);
+  });
 });

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keepConnectionAfterRefusal } from '../../src/http/pipeline/body.js';
+import { dropRestOfBody, keepConnectionAfterRefusal } from '../../src/http/pipeline/body.js';
 
 // What happens to the connection after fastify refused a body (pipeline/body.ts), on stand-ins:
 // the connection is kept, the rest of the body read and dropped, and cut only past 16 MiB more or
@@ -11,7 +11,11 @@ const LINGER_BYTES = 16 * 1024 * 1024;
 
 function setup({ complete = false, connection = 'close' } = {}) {
   const destroy = vi.fn();
-  const raw = Object.assign(new Readable({ read() {} }), { complete, socket: { destroy } });
+  const raw = Object.assign(new Readable({ read() {} }), {
+    complete,
+    socket: { destroy },
+    headers: { 'transfer-encoding': 'chunked' } as Record<string, string>,
+  });
   const headers: Record<string, string> = { connection };
   const reply = {
     getHeader: (name: string) => headers[name],
@@ -19,7 +23,8 @@ function setup({ complete = false, connection = 'close' } = {}) {
       delete headers[name];
     },
   } as unknown as FastifyReply;
-  keepConnectionAfterRefusal({ raw } as unknown as FastifyRequest, reply);
+  keepConnectionAfterRefusal(reply);
+  dropRestOfBody({ raw } as unknown as FastifyRequest);
   const listeners = () => ['data', 'end', 'close'].map((event) => raw.listenerCount(event));
   return { raw, destroy, headers, listeners };
 }
@@ -31,11 +36,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('keepConnectionAfterRefusal', () => {
-  it('changes nothing when fastify did not ask to close', () => {
-    const { headers, listeners } = setup({ connection: 'keep-alive' });
+describe('keepConnectionAfterRefusal, then dropRestOfBody', () => {
+  it('keeps a header fastify did not set to close', () => {
+    const { headers } = setup({ connection: 'keep-alive' });
     expect(headers).toEqual({ connection: 'keep-alive' });
-    expect(listeners()).toEqual([0, 0, 0]);
+  });
+
+  it('reads nothing of a request that declares no body', () => {
+    const destroy = vi.fn();
+    const raw = Object.assign(new Readable({ read() {} }), {
+      complete: false,
+      socket: { destroy },
+      headers: {},
+    });
+    dropRestOfBody({ raw } as unknown as FastifyRequest);
+    expect(raw.listenerCount('data')).toBe(0);
+    vi.advanceTimersByTime(10_000);
+    expect(destroy).not.toHaveBeenCalled();
   });
 
   it('keeps the connection of a body read whole, and reads nothing more', () => {

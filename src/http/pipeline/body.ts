@@ -83,19 +83,31 @@ const LINGER_MS = 2_000;
  * fastify asks for the connection to be closed after it refused a body (past its limit, not JSON),
  * as the client may still be sending. But closing a connection with bytes left unread makes the
  * kernel reset it, and a client still sending (curl, and over TLS most clients) then loses the
- * answer: the 413 never arrives. Instead the rest of the body is read and dropped, and the
- * connection stays open, as the service's own server keeps it; a body that goes on past
- * {@link LINGER_BYTES} more, or {@link LINGER_MS}, has its connection closed after all (a
- * client sending without end gets no more of the fake's time).
+ * answer: the 413 never arrives. The connection is kept instead, as the service's own server
+ * keeps it, and {@link dropRestOfBody} reads what is left of the body once answered.
  */
-export function keepConnectionAfterRefusal(request: FastifyRequest, reply: FastifyReply): void {
-  if (reply.getHeader('connection') !== 'close') return;
+export function keepConnectionAfterRefusal(reply: FastifyReply): void {
+  if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+}
+
+/** True when the request says it has a body: a length, or chunks (a GET usually has neither). */
+export function declaresBody(raw: FastifyRequest['raw']): boolean {
+  return (
+    raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined
+  );
+}
+
+/**
+ * Once a request is answered, reads the rest of a body that nothing read (a refused one: 413,
+ * 401, 415, or past what the journal keeps) and drops it, so that the connection stays usable and
+ * the client, still sending, gets its answer. A body that goes on past {@link LINGER_BYTES} more,
+ * or {@link LINGER_MS}, has its connection closed: a client sending without end (or a declared
+ * length of gigabytes) gets no more of the fake's time.
+ */
+export function dropRestOfBody(request: FastifyRequest): void {
   const { raw } = request;
-  if (raw.complete) {
-    reply.removeHeader('connection');
-    return;
-  }
-  // Its one destination, if any: the counting stream, which failed.
+  if (raw.complete || raw.readableEnded || raw.destroyed || !declaresBody(raw)) return;
+  // Its one destination, if any: a counting stream that failed, or that nobody reads.
   raw.unpipe();
   let dropped = 0;
   const stop = () => {
@@ -113,5 +125,4 @@ export function keepConnectionAfterRefusal(request: FastifyRequest, reply: Fasti
   const timer = setTimeout(cut, LINGER_MS).unref();
   // Stryker disable next-line StringLiteral: a stream that ends also closes here (autoDestroy), so either listener alone stops it; both are kept for a request that ends without closing
   raw.on('data', onData).once('end', stop).once('close', stop).resume();
-  reply.removeHeader('connection');
 }

@@ -1,6 +1,5 @@
 // Imported, not the global: Node 20's global `performance` is a getter, read twice a request.
 import { performance } from 'node:perf_hooks';
-import { finished } from 'node:stream';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
 import type { Headers, JournalRecord } from '../../control/journal.js';
@@ -10,7 +9,7 @@ import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
 import { API_BODY_LIMIT } from '../route.js';
 import { ROUTER } from '../routes/table.js';
-import { countingStream } from './body.js';
+import { countingStream, declaresBody } from './body.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -226,41 +225,28 @@ export function afterBodyRead(request: FastifyRequest, reply: FastifyReply, then
 export function keepBody(request: FastifyRequest, then: () => void) {
   const { raw } = request;
   if (!declaresBody(raw)) return then();
+  // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts),
+  // which holds the request paused while nobody reads it: read there. It ends with the body, or
+  // fails past the route's limit (a failed stream emits nothing more).
+  const source = countingStream(request) ?? raw;
   const chunks: Buffer[] = [];
   let size = 0;
   const onData = (chunk: Buffer) => {
-    if (size >= API_BODY_LIMIT) return;
     chunks.push(chunk);
     size += chunk.length;
+    // Past the limit nothing more is kept, and the answer goes: what is left of the body is read
+    // and dropped after it, within bounds (dropRestOfBody, pipeline/body.ts).
+    if (size >= API_BODY_LIMIT) finish();
   };
   const finish = () => {
-    raw.off('data', onData).off('end', finish).off('error', finish);
+    // The counting stream may still fail once nobody listens (the rest of the body is unpiped from
+    // it after the answer): its error must not go unheard, which would throw.
+    source.off('data', onData).off('end', finish).off('error', finish);
+    if (source !== raw) source.on('error', ignore);
     request.rawBody = Buffer.concat(chunks);
     then();
   };
-  const counted = countingStream(request);
-  if (counted === undefined) {
-    raw.on('data', onData).once('end', finish).once('error', finish);
-    return;
-  }
-  // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts),
-  // which holds the request paused while nobody reads it. It ends with the body, or fails past the
-  // route's limit (a failed stream emits nothing more): the rest is then read off the request and
-  // dropped (flowing with no reader), so the connection stays usable; `finished` answers at once
-  // for a request that had ended already.
-  counted
-    .on('data', onData)
-    .once('end', finish)
-    .once('error', () => {
-      raw.unpipe(counted);
-      finished(raw, finish);
-      raw.resume();
-    });
+  source.on('data', onData).once('end', finish).once('error', finish);
 }
 
-/** True when the request says it has a body: a length, or chunks (a GET usually has neither). */
-function declaresBody(raw: FastifyRequest['raw']): boolean {
-  return (
-    raw.headers['content-length'] !== undefined || raw.headers['transfer-encoding'] !== undefined
-  );
-}
+function ignore() {}
