@@ -31,6 +31,16 @@ describe('durationMs', () => {
   });
 });
 
+/** A GET /lists written on a raw connection to the fake at `url`, which the test then holds or drops. */
+function sendLists(url: string) {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(
+    `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
+  );
+  return socket;
+}
+
 describe('durationMs of a request held without an answer (no-response)', () => {
   // Outside attack, round 7: recorded when held, it kept the ~0 ms it had then.
   it('is recorded at once, and runs to when the client gave up', async () => {
@@ -38,11 +48,7 @@ describe('durationMs of a request held without an answer (no-response)', () => {
     try {
       const { url } = await fake.listen({ https: false });
       fake.faults.add({ kind: 'no-response', times: 1 });
-      const socket = connect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
-      socket.write(
-        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
-      );
+      const socket = sendLists(url);
       // A test can wait for the held request while it is held.
       const held = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
       expect(held.status).toBe(0);
@@ -64,12 +70,8 @@ describe('durationMs of a request held without an answer (no-response)', () => {
     try {
       const { url } = await fake.listen({ https: false });
       const rule = fake.faults.add({ kind: 'no-response' });
-      const socket = connect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
+      const socket = sendLists(url);
       const closed = new Promise((resolve) => socket.once('close', resolve));
-      socket.write(
-        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
-      );
       await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
       await new Promise((resolve) => setTimeout(resolve, 200));
       fake.faults.remove(rule.id);
@@ -85,11 +87,7 @@ describe('durationMs of a request held without an answer (no-response)', () => {
     try {
       const { url } = await fake.listen({ https: false });
       fake.faults.add({ kind: 'delay', delayMs: 300, times: 1 });
-      const socket = connect(Number(new URL(url).port), '127.0.0.1');
-      socket.on('error', () => undefined);
-      socket.write(
-        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n\r\n`,
-      );
+      const socket = sendLists(url);
       await new Promise((resolve) => setTimeout(resolve, 50));
       socket.destroy();
       const entry = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });

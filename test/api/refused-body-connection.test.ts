@@ -78,7 +78,11 @@ describe.each([
     expect(await exchange(await open(), put + lists, 2)).toEqual([400, 200]);
   });
 
-  it('closes the connection of a body that goes on past 16 MiB more, after its 413', async () => {
+  /**
+   * Sends `head`, then `part` up to 64 times while the server reads, until it closes the
+   * connection; what came back and how many parts went.
+   */
+  async function sendUntilClosed(head: string, part: string) {
     const socket = await open();
     let received = '';
     socket.setEncoding('latin1').on('data', (chunk: string) => {
@@ -86,11 +90,7 @@ describe.each([
     });
     socket.on('error', () => undefined);
     const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.write(
-      `PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n` +
-        'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
-    );
-    const part = `${MiB.toString(16)}\r\n${' '.repeat(MiB)}\r\n`;
+    socket.write(head);
     let sent = 0;
     while (sent < 64 && !socket.destroyed) {
       sent += 1;
@@ -101,34 +101,28 @@ describe.each([
       }
     }
     await closed;
+    return { received, sent };
+  }
+
+  const putHead = (framing: string) =>
+    `PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n` +
+    `Content-Type: application/json\r\n${framing}\r\n\r\n`;
+
+  it('closes the connection of a body that goes on past 16 MiB more, after its 413', async () => {
+    const { received, sent } = await sendUntilClosed(
+      putHead('Transfer-Encoding: chunked'),
+      `${MiB.toString(16)}\r\n${' '.repeat(MiB)}\r\n`,
+    );
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     // The limit (1 MiB), then at most 16 MiB more, and what was on its way when it was cut.
     expect(sent).toBeLessThan(64);
   });
 
   it('closes the connection of a declared length past the limit once 16 MiB more came (round 9)', async () => {
-    const socket = await open();
-    let received = '';
-    socket.setEncoding('latin1').on('data', (chunk: string) => {
-      received += chunk;
-    });
-    socket.on('error', () => undefined);
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.write(
-      `PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${AUTH}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${1024 * MiB}\r\n\r\n`,
+    const { received, sent } = await sendUntilClosed(
+      putHead(`Content-Length: ${1024 * MiB}`),
+      ' '.repeat(MiB),
     );
-    const part = ' '.repeat(MiB);
-    let sent = 0;
-    while (sent < 64 && !socket.destroyed) {
-      sent += 1;
-      if (!socket.write(part)) {
-        await new Promise((resolve) => {
-          socket.once('drain', resolve).once('close', resolve);
-        });
-      }
-    }
-    await closed;
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(sent).toBeLessThan(64);
   });

@@ -220,7 +220,8 @@ export function afterBodyRead(request: FastifyRequest, reply: FastifyReply, then
 /**
  * Reads the request's body (up to the emulated API's limit) into `rawBody` for the journal, then
  * answers. Nothing parses it: the request did not happen (a fault, a 401, a 415). Bytes past the
- * limit are read and dropped, so the connection stays usable.
+ * limit are left to `dropRestOfBody` (pipeline/body.ts), which drops them after the answer, within
+ * bounds, so the connection stays usable.
  */
 export function keepBody(request: FastifyRequest, then: () => void) {
   const { raw } = request;
