@@ -143,6 +143,11 @@ describe('the admin token', () => {
     `Token: ${TOKEN}`,
     `Bearer ${TOKEN}x`,
     TOKEN,
+    // Not spaces: a token with a no-break space (byte 0xA0) or a tab around it is another token.
+    `Bearer ${TOKEN}\u00a0`,
+    `Bearer \u00a0${TOKEN}`,
+    `Bearer \t${TOKEN}`,
+    `Bearer\t${TOKEN}`,
   ])('refuses %j', async (authorization) => {
     await using guarded = await makeFake({ adminToken: TOKEN });
     expect((await open(guarded, '/__admin/state', authorization)).statusCode).toBe(401);

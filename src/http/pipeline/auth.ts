@@ -9,6 +9,9 @@ import { ApiError } from '../../domain/errors.js';
 import type { Store } from '../../domain/store.js';
 import type { Tenant } from '../../domain/tenant.js';
 
+/** Spaces before and after a bearer token (Node already drops tabs and spaces at the end). */
+const SPACES = /^ +| +$/g;
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The server the Basic credentials opened; set for `basic` routes. */
@@ -71,7 +74,10 @@ export function authenticate(
     // The control API, whether or not a route matched.
     if (adminToken !== undefined) {
       const header = request.headers.authorization;
-      const bearer = header?.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+      // Spaces only around the token (RFC 6750: `Bearer 1*SP token`): `trim()` would also take a
+      // no-break space (byte 0xA0) off, so that a token sent with one would still open.
+      const bearer =
+        header?.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).replace(SPACES, '') : '';
       const given = bearer || (route?.page ? queryToken(request.query) : undefined);
       if (given === undefined || !constantTimeEqual(given, adminToken)) {
         return done(new ApiError('ADMIN_UNAUTHORIZED'));
