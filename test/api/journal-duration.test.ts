@@ -44,57 +44,45 @@ function sendLists(url: string) {
 describe('durationMs of a request held without an answer (no-response)', () => {
   // Outside attack, round 7: recorded when held, it kept the ~0 ms it had then.
   it('is recorded at once, and runs to when the client gave up', async () => {
-    const fake = await makeFake();
-    try {
-      const { url } = await fake.listen({ https: false });
-      fake.faults.add({ kind: 'no-response', times: 1 });
-      const socket = sendLists(url);
-      // A test can wait for the held request while it is held.
-      const held = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
-      expect(held.status).toBe(0);
-      expect(held.fault).toBe('no-response');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const closed = new Promise((resolve) => socket.once('close', resolve));
-      socket.destroy();
-      await closed;
-      await vi.waitFor(() => expect(fake.requests()[0]!.durationMs).toBeGreaterThanOrEqual(290));
-      expect(fake.requests()[0]!.durationMs).toBeLessThan(10_000);
-      expect(fake.requests()).toHaveLength(1);
-    } finally {
-      await fake.close();
-    }
+    await using fake = await makeFake();
+    const { url } = await fake.listen({ https: false });
+    fake.faults.add({ kind: 'no-response', times: 1 });
+    const socket = sendLists(url);
+    // A test can wait for the held request while it is held.
+    const held = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
+    expect(held.status).toBe(0);
+    expect(held.fault).toBe('no-response');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.destroy();
+    await closed;
+    await vi.waitFor(() => expect(fake.requests()[0]!.durationMs).toBeGreaterThanOrEqual(290));
+    expect(fake.requests()[0]!.durationMs).toBeLessThan(10_000);
+    expect(fake.requests()).toHaveLength(1);
   });
 
   it('runs to the release when the rule is removed', async () => {
-    const fake = await makeFake();
-    try {
-      const { url } = await fake.listen({ https: false });
-      const rule = fake.faults.add({ kind: 'no-response' });
-      const socket = sendLists(url);
-      const closed = new Promise((resolve) => socket.once('close', resolve));
-      await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      fake.faults.remove(rule.id);
-      await closed;
-      await vi.waitFor(() => expect(fake.requests()[0]!.durationMs).toBeGreaterThanOrEqual(190));
-    } finally {
-      await fake.close();
-    }
+    await using fake = await makeFake();
+    const { url } = await fake.listen({ https: false });
+    const rule = fake.faults.add({ kind: 'no-response' });
+    const socket = sendLists(url);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    fake.faults.remove(rule.id);
+    await closed;
+    await vi.waitFor(() => expect(fake.requests()[0]!.durationMs).toBeGreaterThanOrEqual(190));
   });
 
   it('a client that leaves before a delay ends is recorded with the answer sent after it left', async () => {
-    const fake = await makeFake();
-    try {
-      const { url } = await fake.listen({ https: false });
-      fake.faults.add({ kind: 'delay', delayMs: 300, times: 1 });
-      const socket = sendLists(url);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      socket.destroy();
-      const entry = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
-      expect(entry.status).toBe(200);
-      expect(entry.durationMs).toBeGreaterThanOrEqual(299);
-    } finally {
-      await fake.close();
-    }
+    await using fake = await makeFake();
+    const { url } = await fake.listen({ https: false });
+    fake.faults.add({ kind: 'delay', delayMs: 300, times: 1 });
+    const socket = sendLists(url);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    const entry = await fake.waitForRequest({ path: '/lists' }, { timeoutMs: 2_000 });
+    expect(entry.status).toBe(200);
+    expect(entry.durationMs).toBeGreaterThanOrEqual(299);
   });
 });

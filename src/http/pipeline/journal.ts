@@ -204,14 +204,10 @@ export function afterBodyRead(request: FastifyRequest, reply: FastifyReply, then
     !request.journalPending ||
     request.rawBody !== null ||
     reply.statusCode === 413 ||
+    // A request without a body (every GET) stops here, on the path every answer takes.
     !declaresBody(raw) ||
     Number(raw.headers['content-length']) > API_BODY_LIMIT
   ) {
-    return then();
-  }
-  // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts).
-  const source = countingStream(request) ?? raw;
-  if (source.readableDidRead || source.readableEnded || source.destroyed) {
     return then();
   }
   keepBody(request, then);
@@ -228,8 +224,10 @@ export function keepBody(request: FastifyRequest, then: () => void) {
   if (!declaresBody(raw)) return then();
   // A chunked body that reached the body step flows through its counting stream (pipeline/body.ts),
   // which holds the request paused while nobody reads it: read there. It ends with the body, or
-  // fails past the route's limit (a failed stream emits nothing more).
+  // fails past the route's limit (a failed stream emits nothing more). A body read already (parsed,
+  // or being read), or a request gone, has nothing left to wait for.
   const source = countingStream(request) ?? raw;
+  if (source.readableDidRead || source.readableEnded || source.destroyed) return then();
   const chunks: Buffer[] = [];
   let size = 0;
   const onData = (chunk: Buffer) => {
