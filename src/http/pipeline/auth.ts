@@ -9,7 +9,7 @@ import { ApiError } from '../../domain/errors.js';
 import type { Store } from '../../domain/store.js';
 import type { Tenant } from '../../domain/tenant.js';
 
-/** Spaces before and after a bearer token (Node already drops tabs and spaces at the end). */
+/** Spaces before and after a bearer token (Node drops the spaces and tabs a header value ends with). */
 const SPACES = /^ +| +$/g;
 
 declare module 'fastify' {
