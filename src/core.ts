@@ -12,6 +12,7 @@ import { Journal, type JournalEntry } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
 import { Redactor } from './control/redact.js';
+import { TenantControls } from './control/tenant-controls.js';
 import { InvalidOptionError, StateError, StateSaveError } from './domain/errors.js';
 import {
   ADMIN_TOKEN_RULE,
@@ -104,6 +105,8 @@ export class Core {
   readonly faultSet: FaultSet;
   /** Fault rules: `add(rule)`, `list()`, `remove(id)`, `clear()`. */
   readonly faults: Faults;
+  /** Controls scoped to one server: what a `Tenant` and `/__admin/servers/{id}/...` use. */
+  readonly tenants: TenantControls;
   /** The fake's clock, in epoch ms. */
   readonly now: () => number;
   readonly adminToken: string | undefined;
@@ -175,6 +178,12 @@ export class Core {
       remove: (id) => faultSet.remove(id),
       clear: () => faultSet.clear(),
     };
+    this.tenants = new TenantControls({
+      store,
+      journal: this.journal,
+      faultSet,
+      checkFilter: (filter, fail) => this.checkFilter(filter, fail),
+    });
   }
 
   /** Options are checked like a rule's: a refused outage adds nothing. */
@@ -192,7 +201,11 @@ export class Core {
   }
 
   waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {
-    const checked = this.checkFilter(filter);
+    return this.waitForChecked(this.checkFilter(filter), options);
+  }
+
+  /** {@link waitForRequest} with a filter checked already (a tenant's, narrowed to its server). */
+  waitForChecked(checked: RequestFilter, options: WaitOptions = {}): Promise<JournalEntry> {
     if (typeof options !== 'object' || options === null) {
       throw new InvalidOptionError(
         'waitForRequest options must be an object such as { timeoutMs: 5000 }',

@@ -8,12 +8,15 @@ import type { JournalEntry } from './control/journal.js';
 import type { RequestFilter } from './control/journal-filter.js';
 import { Core, type FakeMarketingServerOptions, type WaitOptions } from './core.js';
 import { InvalidOptionError, StateError } from './domain/errors.js';
-import type { Seed } from './domain/seed-types.js';
+import type { Seed, TenantSeed } from './domain/seed-types.js';
 import type { Credentials } from './domain/store.js';
 import { OPERATIONS } from './http/routes/table.js';
 import { type Address, isLoopbackHost, type ListenOptions, startServer } from './listen.js';
 import { API_PREFIX } from './paths.js';
 import type { ServerView } from './server-view.js';
+import { createLocalTenant } from './tenants/local-tenant.js';
+import type { LocalTenant } from './tenants/tenant.js';
+import { TrustedClients } from './tenants/trust.js';
 
 export type { FakeMarketingServerOptions } from './core.js';
 
@@ -41,6 +44,7 @@ export class FakeMarketingServer {
   private readonly app: FastifyInstance;
   private listening: { server: Server; address: Address } | undefined;
   private closed = false;
+  private readonly clients = new TrustedClients(() => this.address().ca);
 
   /** Use {@link createFakeMarketingServer}. */
   static async create(options: FakeMarketingServerOptions = {}): Promise<FakeMarketingServer> {
@@ -93,7 +97,14 @@ export class FakeMarketingServer {
     return this.app.inject(options);
   }
 
-  /** Starts listening; HTTPS with a self-signed localhost certificate unless told otherwise. */
+  /**
+   * Starts listening; HTTPS with a self-signed localhost certificate unless told otherwise. With
+   * that certificate (HTTPS, no key or cert of yours) the address's `ca` is always its PEM.
+   */
+  listen(
+    options?: ListenOptions & { https?: true; key?: undefined; cert?: undefined },
+  ): Promise<Address & { ca: string }>;
+  listen(options?: ListenOptions): Promise<Address>;
   async listen(options: ListenOptions = {}): Promise<Address> {
     if (this.closed) throw new StateError('This fake is closed; create a new one.');
     if (this.listening) throw new StateError(`Already listening on ${this.listening.address.url}.`);
@@ -131,9 +142,54 @@ export class FakeMarketingServer {
     return this.address().baseUrl;
   }
 
-  /** The certificate PEM to trust; undefined over HTTP or with your own key/cert. */
+  /**
+   * The certificate PEM to trust: always there once listening on the default HTTPS (the fake made
+   * it); undefined over plain HTTP (`https: false`) or with your own `key`/`cert`. Throws before
+   * listen(). `fetch`, `dispatcher` and `httpsAgent` trust it for you.
+   */
   get ca(): string | undefined {
     return this.address().ca;
+  }
+
+  /**
+   * Node's `fetch`, trusting this fake's certificate and nothing global: plain `fetch` still
+   * refuses it. A path (`'/marketing/v1/lists'`) is resolved against `url`. Throws before listen().
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    return this.clients.fetch(() => this.url, input, init);
+  }
+
+  /** An undici dispatcher trusting this fake's certificate: `fetch(url, { dispatcher })`. */
+  get dispatcher(): import('undici').Dispatcher {
+    return this.clients.dispatcher;
+  }
+
+  /** A keep-alive node:https Agent trusting this fake's certificate (node:https, axios, got). */
+  get httpsAgent(): import('node:https').Agent {
+    return this.clients.httpsAgent;
+  }
+
+  /**
+   * A new tenant: one server from `seed` (one server's seed: lists, customFields, contacts,
+   * content, maxContacts; serverId and key given or generated), scoped in everything it touches.
+   * Its reset() goes back to that seed; the fake's reset() does too, and keeps it. Rejects with
+   * SeedError (a bad seed, nothing added) or ServerExistsError.
+   *
+   * @example
+   * await using tenant = await fake.tenant({ lists: [{ id: 1, name: 'Newsletter' }] });
+   */
+  tenant(seed?: TenantSeed): Promise<LocalTenant> {
+    try {
+      if (this.closed) throw new StateError('This fake is closed; create a new one.');
+      const parts = {
+        core: this.core,
+        inject: (options: InjectOptions) => this.app.inject(options),
+        baseUrl: () => this.baseUrl,
+      };
+      return Promise.resolve(createLocalTenant(parts, seed));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -145,6 +201,7 @@ export class FakeMarketingServer {
     if (this.closed) return;
     this.closed = true;
     this.core.drain();
+    await this.clients.close();
     const listening = this.listening;
     this.listening = undefined;
     if (listening) {
@@ -170,7 +227,10 @@ export class FakeMarketingServer {
     return this.core.seed(seed);
   }
 
-  /** Back to exactly the state after creation; also clears the journal and every fault. */
+  /**
+   * Back to exactly the state after creation; also clears the journal and every fault. Tenants
+   * made with tenant() are kept, back to their own seed; servers added otherwise are removed.
+   */
   reset(): void {
     this.core.reset();
   }

@@ -116,6 +116,16 @@ export class FaultSet {
     this.pending.releaseAll();
   }
 
+  /** The rules of one server: those whose match names that server id (a tenant's rules). */
+  listFor(serverId: number): FaultView[] {
+    return this.list().filter((view) => view.match?.serverId === serverId);
+  }
+
+  /** Ends one server's rules (see {@link listFor}) and releases what they hold. */
+  clearFor(serverId: number): void {
+    for (const { id } of this.listFor(serverId)) this.remove(id);
+  }
+
   /** The rule that answers this request, if any; counts the hit against `times`. */
   decide(request: RequestFacts): Decision | undefined {
     this.prune();

@@ -36,6 +36,7 @@ export class JournalRing {
   private readonly urls: string[] = [];
   private readonly queries: Query[] = [];
   private readonly serverIds: (number | undefined)[] = [];
+  private readonly authenticated: boolean[] = [];
   private readonly operations: (string | undefined)[] = [];
   private readonly formats: ('json' | 'xml')[] = [];
   private readonly faults: (FaultKind | undefined)[] = [];
@@ -62,6 +63,7 @@ export class JournalRing {
     this.urls[at] = facts.url;
     this.queries[at] = facts.query;
     this.serverIds[at] = facts.serverId;
+    this.authenticated[at] = facts.authenticated === true;
     this.operations[at] = facts.operation;
     this.formats[at] = facts.format;
     this.faults[at] = facts.fault;
@@ -93,6 +95,7 @@ export class JournalRing {
       method: this.methods[position]!,
       url: this.urls[position]!,
       serverId: this.serverIds[position],
+      authenticated: this.authenticated[position]!,
       operation: this.operations[position],
       format: this.formats[position]!,
       status: this.statuses[position]!,
@@ -133,6 +136,7 @@ export class JournalRing {
       this.urls,
       this.queries,
       this.serverIds,
+      this.authenticated,
       this.operations,
       this.formats,
       this.faults,

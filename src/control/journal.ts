@@ -82,8 +82,14 @@ export interface JournalEntry {
   queryString: string;
   /** The query parameters; a repeated name gives an array. */
   query: Record<string, string | string[]>;
-  /** Set when the request's Basic credentials were valid. */
+  /**
+   * The server the request's Basic username names (claimed), whether or not its key was right:
+   * set for every request that sends a number as its Basic username, faulted and refused ones
+   * included. `authenticated` says whether the key opened that server.
+   */
   serverId?: number;
+  /** True when the Basic credentials opened a server (`serverId`); false when not checked or wrong. */
+  authenticated: boolean;
   /** The status sent; 0 when no response was sent (`reset`, `no-response`). */
   status: number;
   /** The fault kind that answered it, if any. */
@@ -116,7 +122,10 @@ export interface JournalRecord {
    * from `url` on read, so that an entry holds no object per parameter.
    */
   readonly query?: Readonly<Record<string, string | string[]>>;
+  /** The Basic username as a server id, whether or not the key was right. */
   readonly serverId: number | undefined;
+  /** True when the credentials opened that server; missing is false. */
+  readonly authenticated?: boolean;
   readonly operation: string | undefined;
   readonly format: 'json' | 'xml';
   readonly status: number;
@@ -188,6 +197,11 @@ export class Journal {
   /** False when the journal keeps nothing (`journalSize: 0`): callers skip gathering a record. */
   get enabled(): boolean {
     return this.capacity > 0;
+  }
+
+  /** The id of the last exchange recorded (0 before the first); clear() does not reset it. */
+  get newestId(): number {
+    return this.lastId;
   }
 
   /**
@@ -468,6 +482,7 @@ function toEntry({ id, facts: record, requestBody, responseBody }: Slot): Journa
     url: `${record.protocol}://${record.requestHeaders.host ?? 'localhost'}${record.url}`,
     queryString: query === -1 ? '' : record.url.slice(query + 1),
     query: record.query ? { ...record.query } : queryOf(record.url, query),
+    authenticated: record.authenticated === true,
     status: record.status,
     format: record.format,
     durationMs: record.durationMs,

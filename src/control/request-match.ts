@@ -30,6 +30,16 @@ export function basicUsername(authorization: string | undefined): string | undef
   return colon > 0 ? decoded.slice(0, colon) : undefined;
 }
 
+/**
+ * The server id a Basic Authorization header claims (its username, when it is a number of 1 to 9
+ * digits), without checking the key: any number, not only valid server ids, since a fault rule
+ * may target a username the fake does not know, and the journal shows what was claimed.
+ */
+export function claimedServerId(authorization: string | undefined): number | undefined {
+  const username = basicUsername(authorization);
+  return username !== undefined && /^\d{1,9}$/.test(username) ? Number(username) : undefined;
+}
+
 /** What matching needs to know of a request. */
 export interface RequestFacts {
   readonly method: string;

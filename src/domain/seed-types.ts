@@ -25,6 +25,12 @@ export interface ServerSeed {
   nextIds?: NextIdsSeed;
 }
 
+/**
+ * One tenant's seed (`fake.tenant(seed)`, `POST /__admin/tenants`): a server's seed whose
+ * serverId may be left out (a free 5-digit id is chosen).
+ */
+export type TenantSeed = Omit<ServerSeed, 'serverId'> & { serverId?: number };
+
 /** The id counters of a server, by kind of item. */
 export interface NextIdsSeed {
   list?: number;

@@ -90,6 +90,14 @@ export function planSeed(input: unknown, context: SeedContext): ServerPlan[] {
   });
 }
 
+/**
+ * Checks one server's seed on its own (a tenant's: `fake.tenant(seed)`), with paths from its
+ * root (`lists[0].name`); throws SeedError, changing nothing.
+ */
+export function planServerSeed(input: unknown, context: SeedContext): ServerPlan {
+  return planServer(input, '', context);
+}
+
 function planServer(input: unknown, path: string, context: SeedContext): ServerPlan {
   const server = expectObject(input, path, SERVER_KEYS);
   const serverId = server.serverId;

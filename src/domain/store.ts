@@ -11,10 +11,10 @@ import {
   parseServerId,
   SERVER_KEY_RULE,
 } from './rules.js';
-import { planSeed, type ServerPlan } from './seed.js';
+import { planSeed, planServerSeed, type ServerPlan } from './seed.js';
 import { describe as shown } from './seed-check.js';
 import { exportNextIds } from './seed-next-ids.js';
-import type { Seed, ServerSeed } from './seed-types.js';
+import type { Seed, ServerSeed, TenantSeed } from './seed-types.js';
 import { Tenant } from './tenant.js';
 
 export interface StoreOptions {
@@ -118,6 +118,43 @@ export class Store {
     return { serverId, key };
   }
 
+  /**
+   * A new server from one server's seed, whose seed is then its baseline: resetServer() and
+   * reset() put it back to that seed rather than removing it. A missing serverId is a free
+   * 5-digit number, a missing key a fresh one; an id the fake holds throws ServerExistsError.
+   */
+  addTenant(input: TenantSeed = {}): Credentials {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new InvalidOptionError(
+        'A tenant seed must be an object such as { lists: [{ id: 1, name: "Newsletter" }] }',
+      );
+    }
+    const serverId = input.serverId ?? this.freeServerId();
+    if (typeof serverId === 'number' && this.tenants.has(serverId)) {
+      throw new ServerExistsError(serverId);
+    }
+    const plan = planServerSeed(
+      { ...input, serverId },
+      {
+        existing: () => undefined,
+        defaultMaxContacts: this.options.defaultMaxContacts,
+        now: this.options.now,
+        newKey: () => nanoid(),
+      },
+    );
+    const credentials = this.apply(plan);
+    this.baseline.set(serverId, this.tenants.get(serverId)!.snapshot());
+    return credentials;
+  }
+
+  /** Removes a server and its baseline: its key gets 401 from then on, and no reset brings it back. */
+  removeServer(serverId: number): void {
+    checkServerIdType(serverId);
+    if (!this.tenants.delete(serverId)) throw new UnknownServerError(serverId);
+    this.baseline.delete(serverId);
+    this.keyRevision += 1;
+  }
+
   regenerateKey(serverId: number): string {
     const key = nanoid();
     this.requireTenant(serverId).key = key;
@@ -159,6 +196,11 @@ export class Store {
 
   exportState(): Seed {
     return { servers: Array.from(this.tenants.values(), exportTenant) };
+  }
+
+  /** One server's state as its seed. */
+  exportServer(serverId: number): ServerSeed {
+    return exportTenant(this.requireTenant(serverId));
   }
 
   private apply(plan: ServerPlan): Credentials {

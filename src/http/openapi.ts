@@ -44,6 +44,11 @@ export function buildOpenApi(routes: readonly Route[], version: string): Record<
       { name: 'custom fields' },
       { name: 'content' },
       { name: 'control', description: 'The test double: state, faults, journal. JSON only.' },
+      {
+        name: 'tenants',
+        description:
+          'One server owned by one test of a shared fake: created with its seed, then its own journal, faults, outage, reset and removal. JSON only.',
+      },
     ],
     components: {
       securitySchemes: {

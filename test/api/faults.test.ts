@@ -175,7 +175,7 @@ describe('faults through inject', () => {
 });
 
 describe('request journal', () => {
-  it('records every /marketing/ request with status, serverId when authenticated, and the fault', async () => {
+  it('records every /marketing/ request with status, the claimed serverId, whether it authenticated, and the fault', async () => {
     await call(fake, 'GET', 'lists');
     await call(fake, 'GET', 'lists', { auth: 'Basic bm9wZTpub3Bl' });
     await call(fake, 'GET', 'nothing');
@@ -186,20 +186,52 @@ describe('request journal', () => {
     await fake.inject({ url: '/thumbnails/x.png' });
     const entries = fake.requests();
     // The fields this test has always checked; test/api/journal.test.ts checks the rest.
-    const summary = entries.map(({ id, method, path, serverId, status, fault }) => ({
+    const summary = entries.map(({ id, method, path, serverId, authenticated, status, fault }) => ({
       id,
       method,
       path,
       ...(serverId === undefined ? {} : { serverId }),
+      authenticated,
       status,
       ...(fault === undefined ? {} : { fault }),
     }));
+    // A username that is not a number claims no server; 1234 is claimed by every other request,
+    // and authenticated only where its key was checked and right.
     expect(summary).toEqual([
-      { id: 1, method: 'GET', path: '/marketing/v1/lists', serverId: 1234, status: 200 },
-      { id: 2, method: 'GET', path: '/marketing/v1/lists', status: 401 },
-      { id: 3, method: 'GET', path: '/marketing/v1/nothing', status: 404 },
-      { id: 4, method: 'PUT', path: '/marketing/v1/lists/1/contacts', serverId: 1234, status: 200 },
-      { id: 5, method: 'GET', path: '/marketing/v1/customfields', status: 0, fault: 'reset' },
+      {
+        id: 1,
+        method: 'GET',
+        path: '/marketing/v1/lists',
+        serverId: 1234,
+        authenticated: true,
+        status: 200,
+      },
+      { id: 2, method: 'GET', path: '/marketing/v1/lists', authenticated: false, status: 401 },
+      {
+        id: 3,
+        method: 'GET',
+        path: '/marketing/v1/nothing',
+        serverId: 1234,
+        authenticated: false,
+        status: 404,
+      },
+      {
+        id: 4,
+        method: 'PUT',
+        path: '/marketing/v1/lists/1/contacts',
+        serverId: 1234,
+        authenticated: true,
+        status: 200,
+      },
+      {
+        id: 5,
+        method: 'GET',
+        path: '/marketing/v1/customfields',
+        serverId: 1234,
+        authenticated: false,
+        status: 0,
+        fault: 'reset',
+      },
     ]);
     expect(entries[0]?.time).toBe('2026-11-22T12:00:00.000Z');
     expect(entries.map((entry) => entry.operation)).toEqual([

@@ -31,7 +31,20 @@ const packages = () => [...new Set(Object.keys(require.cache)
   .map(([scope, name]) => (scope.startsWith('@') ? scope + '/' + name : scope)))];
 let atCall;
 Module.enableCompileCache = () => { atCall = packages(); return { status: 0 }; };
-const workerThreads = () => process.moduleLoadList.includes('NativeModule worker_threads');
+// Whether the CLI (its code or a dependency) loads node:worker_threads. Node 20 loads it only when
+// asked, so its list of loaded modules tells. Node 22 and later load it themselves as soon as an ES
+// module imports node:util or node:http (a built-in's ES module face reads every export, and the
+// lazy util.setTraceSigInt and http.WebSocket load it), so there what tells is whether any module
+// asks for it: module.registerHooks (Node 22.15 and later) sees every import and require.
+let askedForWorkerThreads = false;
+if (Module.registerHooks)
+  Module.registerHooks({
+    resolve(specifier, context, next) {
+      if (specifier === 'node:worker_threads' || specifier === 'worker_threads') askedForWorkerThreads = true;
+      return next(specifier, context);
+    },
+  });
+const workerThreads = () => Module.registerHooks ? askedForWorkerThreads : process.moduleLoadList.includes('NativeModule worker_threads');
 let atWorker;
 if (process.env.NOTE_WORKER === '1') {
   const threads = require('node:worker_threads');

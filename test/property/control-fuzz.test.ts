@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Seed } from '../../src/domain/seed-types.js';
 import type { Route } from '../../src/http/route.js';
 import { ROUTES } from '../../src/http/routes/table.js';
 import { call, useFake } from '../helpers/fake.js';
@@ -155,7 +156,7 @@ function encodePathText(text: string): string {
 const fake = useFake({ perFile: true });
 
 interface Snapshot {
-  readonly state: unknown;
+  readonly state: Seed;
   readonly faults: unknown;
 }
 const snapshot = (): Snapshot => ({ state: fake.exportState(), faults: fake.faults.list() });
@@ -178,12 +179,19 @@ async function check(
     throw new Error(`${route.method} ${url} answered ${status}: ${response.body.slice(0, 300)}`);
   }
   if (status >= 400) {
-    expect([400, 404, 409, 413, 415]).toContain(status);
+    // 405 only where an empty path parameter names a shorter path that other methods serve
+    // (DELETE /__admin/tenants/ is POST /__admin/tenants's path): the router's answer, with Allow.
+    const shorter = status === 405 && /\/\/|\/(?:\?|$)/.test(url);
+    expect([400, 404, 409, 413, 415, ...(shorter ? [405] : [])]).toContain(status);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     const body = JSON.parse(response.body) as { message?: unknown };
     expect(typeof body.message).toBe('string');
     expect((body.message as string).length).toBeGreaterThan(0);
     expect(snapshot()).toEqual(before);
+  }
+  // A tenant removed by a fuzzed call comes back, so the routes fuzzed after it still reach it.
+  if (status < 300 && route.operationId === 'removeTenant') {
+    fake.seed({ servers: before.state.servers.filter((server) => server.serverId === 1234) });
   }
   // The fault list stays readable whatever was accepted (a 500 here was defect 6).
   expect((await fake.inject({ url: '/__admin/faults' })).statusCode).toBe(200);
@@ -228,7 +236,8 @@ describe('every control route and field, fuzzed', () => {
         } else {
           const query = new URLSearchParams({ [name]: value });
           // A wait answers at once: the recorded request matches, or the time-out is 0.
-          if (route.operationId === 'waitForRequest' && name !== 'timeoutMs') {
+          const waits = ['waitForRequest', 'tenantWaitForRequest'].includes(route.operationId);
+          if (waits && name !== 'timeoutMs') {
             query.set('timeoutMs', '0');
           }
           await check(route, `${fillPath(route, {})}?${query}`, undefined);

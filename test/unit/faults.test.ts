@@ -218,6 +218,7 @@ describe('Journal', () => {
       queryString: '',
       query: {},
       serverId: 1234,
+      authenticated: false,
       status: 200,
       format: 'json',
       durationMs: 1,

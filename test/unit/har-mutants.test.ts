@@ -15,6 +15,7 @@ function entry(parts: Partial<JournalEntry> = {}): JournalEntry {
     url: 'http://localhost/marketing/v1/lists/1/contacts?a=1&a=2&b=x',
     queryString: 'a=1&a=2&b=x',
     query: { a: ['1', '2'], b: 'x' },
+    authenticated: true,
     status: 200,
     format: 'json',
     durationMs: 12,

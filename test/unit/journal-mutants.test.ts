@@ -98,6 +98,7 @@ describe('an entry', () => {
       url: 'https://fake.test/marketing/v1/lists?a=1&a=2&b=x',
       queryString: 'a=1&a=2&b=x',
       query: { a: ['1', '2'], b: 'x' },
+      authenticated: false,
       status: 201,
       format: 'xml',
       durationMs: 9,

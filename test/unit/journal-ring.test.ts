@@ -18,6 +18,7 @@ describe('JournalRing', () => {
       url: '/marketing/v1/lists/1/contacts?x=1',
       query: { x: '<redacted>' },
       serverId: 1234,
+      authenticated: true,
       operation: 'addToListByEmail',
       format: 'xml',
       status: 201,

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Decision } from '../../control/faults.js';
-import { basicUsername } from '../../control/request-match.js';
+import { claimedServerId } from '../../control/request-match.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { isPublicApi, pathOf } from '../../paths.js';
@@ -27,7 +27,7 @@ export function decideFaults(core: Core, journal: JournalHooks) {
     const decision = faultSet.decide({
       method: request.method,
       path: pathOf(request.url),
-      serverId: serverIdOf(request.headers.authorization),
+      serverId: claimedServerId(request.headers.authorization),
     });
     if (!decision) return done();
     const { rule } = decision;
@@ -80,13 +80,6 @@ export function decideFaults(core: Core, journal: JournalHooks) {
 
 function retryAfter(decision: Decision): number {
   return decision.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-}
-
-/** The server id in a Basic Authorization header, without checking the key. */
-function serverIdOf(authorization: string | undefined): number | undefined {
-  const username = basicUsername(authorization);
-  // Any number, not only valid server ids: a rule may target a username the fake does not know.
-  return username !== undefined && /^\d{1,9}$/.test(username) ? Number(username) : undefined;
 }
 
 /** Ends the connection with no response: a real socket is destroyed; inject() rejects. */

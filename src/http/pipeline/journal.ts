@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { FaultKind } from '../../control/fault-rule.js';
 import type { Headers, JournalRecord } from '../../control/journal.js';
 import { type Recent, recentTexts } from '../../control/recent.js';
+import { claimedServerId } from '../../control/request-match.js';
 import type { Core } from '../../core.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
@@ -92,7 +93,10 @@ export function journalHooks(core: Core): JournalHooks {
         protocol: request.protocol,
         method: request.method,
         url: redactor.url(url),
-        serverId: request.tenant?.serverId,
+        // The server its credentials opened; else the one its Basic username claims (a fault or
+        // a refusal answered it), so that a tenant's journal holds every exchange it was sent.
+        serverId: request.tenant?.serverId ?? claimedServerId(request.headers.authorization),
+        authenticated: request.tenant != null,
         operation: request.operation?.operationId ?? operationOf(request),
         format: responseTypeOf(request).format,
         status,
@@ -127,7 +131,8 @@ export function journalHooks(core: Core): JournalHooks {
           method: request.method,
           // The route's template (`/marketing/v1/lists/:listId`): the path as sent could hold a key.
           url: routeOf(request)?.path ?? '/marketing/',
-          serverId: request.tenant?.serverId,
+          serverId: request.tenant?.serverId ?? claimedServerId(request.headers.authorization),
+          authenticated: request.tenant != null,
           operation: routeOf(request)?.operationId,
           format: 'json',
           status,

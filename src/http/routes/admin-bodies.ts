@@ -6,6 +6,16 @@ import { MAX_KEY_LENGTH } from '../../domain/rules.js';
  * (and OpenAPI shows them); the core checks the values, which the handle shares.
  */
 
+/**
+ * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
+ * Seeds can be large (a hundred thousand contacts is about 10 MB of JSON); a larger fixture
+ * belongs in a seed file (`--seed`, the `seed` option), read from disk.
+ */
+export const SEED_BODY_LIMIT = 64 * 1024 * 1024;
+
+/** Every other control body is a small object: a fault rule, a cap, a new server. */
+export const CONTROL_BODY_LIMIT = 64 * 1024;
+
 const MAX_CONTACTS_SCHEMA = {
   type: 'integer',
   minimum: 0,
@@ -48,6 +58,22 @@ export const NO_BODY = {
   additionalProperties: false,
   properties: {},
   description: 'None, or an empty object.',
+} as const;
+/** `POST /__admin/tenants`: one server's seed, its serverId optional; the seed checks do the rest. */
+export const TENANT_BODY = {
+  type: 'object',
+  description:
+    'One server as in a seed (lists, customFields, contacts, content, maxContacts, nextIds); serverId and key are chosen when missing.',
+  properties: {
+    serverId: { type: 'integer', minimum: 1000, maximum: 99999 },
+    key: { type: 'string' },
+    maxContacts: MAX_CONTACTS_SCHEMA,
+    customFields: { type: 'array', items: { type: 'object' } },
+    lists: { type: 'array', items: { type: 'object' } },
+    contacts: { type: 'array', items: { type: 'object' } },
+    content: { type: 'array', items: { type: 'object' } },
+    nextIds: { type: 'object' },
+  },
 } as const;
 /** `POST /__admin/seed`: the outline; the seed checks do the rest. */
 export const SEED_BODY = {

@@ -1,25 +1,31 @@
 import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../control/fault-rule.js';
 import { harFrame, toHarEntry } from '../../control/har.js';
 import { MAX_WAITS } from '../../control/journal.js';
-import type { Core } from '../../core.js';
-import { ApiError, StateError } from '../../domain/errors.js';
+import { ApiError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { INSPECTOR_PAGE, INSPECTOR_POLICY } from '../inspector-page.js';
 import { jsonStream } from '../json-stream.js';
 import { JSON_TYPE } from '../negotiate.js';
 import { CONTENTS } from '../representations.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
-import { controlBody, MAX_CONTACTS_BODY, NO_BODY, SEED_BODY, SERVER_BODY } from './admin-bodies.js';
+import {
+  CONTROL_BODY_LIMIT,
+  controlBody,
+  MAX_CONTACTS_BODY,
+  NO_BODY,
+  SEED_BODY,
+  SEED_BODY_LIMIT,
+  SERVER_BODY,
+} from './admin-bodies.js';
+import {
+  DEFAULT_HTTP_WAIT_MS,
+  FILTER_QUERY,
+  journalFilter,
+  longPoll,
+  MAX_HTTP_WAIT_MS,
+  WAIT_QUERY,
+} from './admin-query.js';
 import { contentWithThumbnails, selfOrigin } from './content.js';
-
-/**
- * Each control route takes the body it needs, no more: a huge body is a way to exhaust memory.
- * Seeds can be large (a hundred thousand contacts is about 10 MB of JSON); a larger fixture
- * belongs in a seed file (`--seed`, the `seed` option), read from disk.
- */
-const SEED_BODY_LIMIT = 64 * 1024 * 1024;
-/** Every other control body is a small object: a fault rule, a cap, a new server. */
-const CONTROL_BODY_LIMIT = 64 * 1024;
 
 /**
  * The inspector's own headers: its policy (script and style by hash, no framing), no framing for
@@ -31,26 +37,6 @@ const INSPECTOR_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
-
-const DEFAULT_HTTP_WAIT_MS = 10_000;
-/** A long poll is bounded: proxies and clients give up on silent connections. */
-const MAX_HTTP_WAIT_MS = 60_000;
-
-/** The journal filters as query parameters (`body` is JSON). */
-const FILTER_QUERY = {
-  method: { type: 'string' },
-  path: { type: 'string', description: 'A glob on the path after /marketing/v1.' },
-  serverId: { type: 'integer' },
-  status: { type: 'string', description: 'A status such as 404, or a class such as 4xx.' },
-  operation: { type: 'string', description: 'An operationId of the emulated API.' },
-  fault: { type: 'string' },
-  sinceId: { type: 'integer', minimum: 0 },
-  body: {
-    type: 'string',
-    description:
-      'JSON: a partial match on the request body, e.g. {"emailAddress":"ann@example.com"}.',
-  },
-} as const;
 
 const common = { auth: 'admin', tags: ['control'], bodyLimit: CONTROL_BODY_LIMIT } as const;
 const server = { serverId: SERVER_ID };
@@ -239,26 +225,11 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'waitForRequest',
     method: 'GET',
     path: `${ADMIN_PREFIX}/requests/wait`,
-    query: {
-      ...FILTER_QUERY,
-      timeoutMs: { type: 'integer', minimum: 0, maximum: MAX_HTTP_WAIT_MS },
-    },
+    query: WAIT_QUERY,
     summary: `The first request that matches, recorded or arriving within timeoutMs (default ${DEFAULT_HTTP_WAIT_MS}, at most ${MAX_HTTP_WAIT_MS}); 404 listing the closest ones on time-out; 429 when ${MAX_WAITS} waits are already pending; 503 when the fake stops while waiting.`,
     status: 200,
-    handle: ({ core, request, reply }) => {
-      const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
-      // A client that goes away ends its wait, so that it does not hold a place under the cap.
-      const gone = new AbortController();
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) {
-          gone.abort(new StateError('The client closed the connection while waiting.'));
-        }
-      });
-      return core.waitForRequest(journalFilter(core, filter), {
-        timeoutMs: waitTime(timeoutMs),
-        signal: gone.signal,
-      });
-    },
+    handle: ({ core, request, reply }) =>
+      longPoll(core, request, reply, (filter) => journalFilter(core, filter)),
   }),
   route({
     ...common,
@@ -347,38 +318,3 @@ export const ADMIN_ROUTES: readonly Route[] = [
     },
   }),
 ];
-
-function badFilter(detail: string): never {
-  throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });
-}
-
-/** Query parameters arrive as text: numbers and the JSON body become values, then the checks. */
-function journalFilter(core: Core, query: unknown) {
-  const input: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (typeof value !== 'string') badFilter(`'${name}' is given more than once.`);
-    input[name] = parameter(name, value);
-  }
-  return core.checkFilter(input, badFilter);
-}
-
-function parameter(name: string, text: string): unknown {
-  if (['serverId', 'sinceId', 'status'].includes(name) && /^\d{1,15}$/.test(text))
-    return Number(text);
-  if (name !== 'body') return text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return badFilter('body must be JSON, such as body={"emailAddress":"ann@example.com"}.');
-  }
-}
-
-function waitTime(text: unknown): number {
-  if (text === undefined) return DEFAULT_HTTP_WAIT_MS;
-  if (typeof text !== 'string' || !/^\d{1,6}$/.test(text) || Number(text) > MAX_HTTP_WAIT_MS) {
-    throw new ApiError('ADMIN_BAD_REQUEST', {
-      detail: `timeoutMs must be a whole number of milliseconds from 0 to ${MAX_HTTP_WAIT_MS}.`,
-    });
-  }
-  return Number(text);
-}

@@ -1,6 +1,7 @@
 import type { Route } from '../route.js';
 import { Router } from '../router.js';
 import { ADMIN_ROUTES } from './admin.js';
+import { TENANT_ROUTES } from './admin-tenants.js';
 import { CONTENT_ROUTES } from './content.js';
 import { CUSTOM_FIELD_ROUTES } from './custom-fields.js';
 import { LIST_ROUTES } from './lists.js';
@@ -17,6 +18,7 @@ export const ROUTES: readonly Route[] = [
   ...CUSTOM_FIELD_ROUTES,
   ...CONTENT_ROUTES,
   ...ADMIN_ROUTES,
+  ...TENANT_ROUTES,
 ];
 
 /** The table compiled once per process: every fake shares it (it holds no state). */
