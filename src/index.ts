@@ -45,6 +45,7 @@ export type {
   NextIdsSeed,
   Seed,
   ServerSeed,
+  TenantSeed,
 } from './domain/seed-types.js';
 export type { Credentials } from './domain/store.js';
 export type { Address, ListenOptions } from './listen.js';
@@ -75,6 +76,19 @@ export type {
   ListView,
   ServerView,
 } from './server-view.js';
+export {
+  type ConnectOptions,
+  connectFakeMarketingServer,
+  RemoteFakeMarketingServer,
+} from './tenants/remote.js';
+export type {
+  LocalTenant,
+  Tenant,
+  TenantFaultHandle,
+  TenantFaults,
+  TenantRequest,
+  TenantResponse,
+} from './tenants/tenant.js';
 export type { ImportOptions } from './verify/import.js';
 export { importSeed } from './verify/import.js';
 export {

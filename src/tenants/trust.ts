@@ -25,6 +25,11 @@ export class TrustedClients {
     this.ca = ca;
   }
 
+  /** The undici package, loaded on first use. */
+  undici(): typeof import('undici') {
+    return loadUndici();
+  }
+
   /** An undici Agent trusting the fake's CA (and the usual roots when there is none). */
   get dispatcher(): Dispatcher {
     if (!this.madeDispatcher) {

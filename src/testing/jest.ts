@@ -3,6 +3,7 @@ import { receivedRequest } from './matchers.js';
 import { type RunnerHooks, type UseFakeOptions, useFakeWith } from './use-fake.js';
 
 export type { UseFakeOptions } from './use-fake.js';
+export { type TenantMaker, withTenant } from './with-tenant.js';
 
 /** jest's hooks are globals; read when the helper is called, inside a test file. */
 function jestHooks(): RunnerHooks {
@@ -18,7 +19,10 @@ function jestHooks(): RunnerHooks {
 declare global {
   namespace jest {
     interface Matchers<R> {
-      /** The fake received at least one request matching the filter (a journal filter). */
+      /**
+       * The fake (or tenant) received at least one request matching the filter (a journal
+       * filter). For a tenant the matcher is async: `await expect(tenant).toHaveReceivedRequest()`.
+       */
       toHaveReceivedRequest(filter?: RequestFilter): R;
       /** The fake received exactly `times` requests matching the filter. */
       toHaveReceivedRequestTimes(filter: RequestFilter, times: number): R;
@@ -35,8 +39,9 @@ export const fakeMatchers = {
 };
 
 /**
- * A fake for this test file: created and listening in beforeAll, reset after each test, closed in
- * afterAll. Also adds `expect(fake).toHaveReceivedRequest(filter)` and `...Times(filter, n)`.
+ * A fake for this test file: created and listening in beforeAll, reset after each test (see
+ * UseFakeOptions.resetAfterEach), closed in afterAll. For concurrent tests, give each its own
+ * tenant with `withTenant(fake, seed, body)` and `resetAfterEach: false`. Also adds `expect(fake).toHaveReceivedRequest(filter)` and `...Times(filter, n)`.
  */
 export function useFakeMarketingServer(options?: UseFakeOptions): FakeMarketingServer {
   const hooks = jestHooks();

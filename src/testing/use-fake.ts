@@ -20,20 +20,28 @@ export interface RunnerHooks {
 export interface UseFakeOptions extends FakeMarketingServerOptions {
   /** How to listen before the tests (default: HTTPS on 127.0.0.1, a free port); false: inject only. */
   listen?: ListenOptions | false;
+  /**
+   * Default true: after each test, `fake.reset()`: the seed's servers back to the seed, tenants
+   * made with `fake.tenant()` (in beforeAll too) back to their own seed, servers added otherwise
+   * removed, the journal emptied, every fault rule ended. false: nothing between tests, for
+   * concurrent tests that each own a tenant (a reset in one would reach the others mid-test).
+   */
+  resetAfterEach?: boolean;
 }
 
 /**
- * Creates (and listens) before the tests, resets after each test, and closes after all of them.
+ * Creates (and listens) before the tests, resets after each test (unless told not to), and closes
+ * after all of them.
  * Returns the handle at once, for use inside tests: touching it before the tests start throws.
  */
 export function useFakeWith(hooks: RunnerHooks, options: UseFakeOptions = {}): FakeMarketingServer {
-  const { listen = {}, ...fakeOptions } = options;
+  const { listen = {}, resetAfterEach = true, ...fakeOptions } = options;
   let fake: FakeMarketingServer | undefined;
   hooks.beforeAll(async () => {
     fake = await createFakeMarketingServer(fakeOptions);
     if (listen !== false) await fake.listen(listen);
   });
-  hooks.afterEach(() => fake?.reset());
+  if (resetAfterEach) hooks.afterEach(() => fake?.reset());
   hooks.afterAll(async () => {
     await fake?.close();
     fake = undefined;
