@@ -200,7 +200,7 @@ export const TENANT_ROUTES: readonly Route[] = [
       controlBody(request.body, NO_BODY);
       if (!core.tenants.removeFault(params.serverId, params.id)) {
         throw new ApiError('ADMIN_NOT_FOUND', {
-          detail: `Server ${params.serverId} has no fault rule with the id '${params.id}'.`,
+          detail: `No fault rule of server ${params.serverId} has the id '${params.id}'.`,
         });
       }
     },
