@@ -89,6 +89,7 @@ export type {
   TenantRequest,
   TenantResponse,
 } from './tenants/tenant.js';
+export type { FetchDispatcher } from './tenants/trust.js';
 export type { ImportOptions } from './verify/import.js';
 export { importSeed } from './verify/import.js';
 export {

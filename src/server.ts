@@ -16,7 +16,7 @@ import { API_PREFIX } from './paths.js';
 import type { ServerView } from './server-view.js';
 import { createLocalTenant } from './tenants/local-tenant.js';
 import type { LocalTenant } from './tenants/tenant.js';
-import { TrustedClients } from './tenants/trust.js';
+import { type FetchDispatcher, TrustedClients } from './tenants/trust.js';
 
 export type { FakeMarketingServerOptions } from './core.js';
 
@@ -160,7 +160,7 @@ export class FakeMarketingServer {
   }
 
   /** An undici dispatcher trusting this fake's certificate: `fetch(url, { dispatcher })`. */
-  get dispatcher(): import('undici').Dispatcher {
+  get dispatcher(): FetchDispatcher {
     return this.clients.dispatcher;
   }
 

@@ -50,7 +50,7 @@ export class ControlClient {
       method: method as 'GET',
       headers,
       ...(body === undefined ? {} : { body }),
-      dispatcher: this.clients.dispatcher,
+      dispatcher: this.clients.agent(),
     });
     return {
       status: response.statusCode,

@@ -17,7 +17,7 @@ import {
   tenantPath,
   tenantPayload,
 } from './tenant.js';
-import { TrustedClients } from './trust.js';
+import { type FetchDispatcher, TrustedClients } from './trust.js';
 
 /** Options of {@link connectFakeMarketingServer}. */
 export interface ConnectOptions {
@@ -166,7 +166,7 @@ export class RemoteFakeMarketingServer {
   }
 
   /** An undici dispatcher trusting the fake's certificate. */
-  get dispatcher(): import('undici').Dispatcher {
+  get dispatcher(): FetchDispatcher {
     return this.clients.dispatcher;
   }
 

@@ -15,6 +15,14 @@ import type { Agent, Dispatcher } from 'undici';
  */
 const loadUndici = () => createRequire(import.meta.url)('undici') as typeof import('undici');
 
+/**
+ * The dispatcher type the global `fetch` takes (Node's types name undici's types of their own
+ * bundled copy): `fetch(url, { dispatcher: fake.dispatcher })` type-checks as it runs.
+ */
+export type FetchDispatcher = RequestInit extends { dispatcher?: infer D }
+  ? NonNullable<D>
+  : Dispatcher;
+
 /** The clients of one handle; `ca` is read when a client is first made. */
 export class TrustedClients {
   private readonly ca: () => string | undefined;
@@ -31,13 +39,18 @@ export class TrustedClients {
   }
 
   /** An undici Agent trusting the fake's CA (and the usual roots when there is none). */
-  get dispatcher(): Dispatcher {
+  agent(): Agent {
     if (!this.madeDispatcher) {
       const ca = this.ca();
       const { Agent: UndiciAgent } = loadUndici();
       this.madeDispatcher = new UndiciAgent(ca === undefined ? {} : { connect: { ca } });
     }
     return this.madeDispatcher;
+  }
+
+  /** {@link agent}, typed as the dispatcher the global `fetch` takes. */
+  get dispatcher(): FetchDispatcher {
+    return this.agent() as unknown as FetchDispatcher;
   }
 
   /** A keep-alive node:https Agent trusting the fake's CA. */
@@ -64,7 +77,7 @@ export class TrustedClients {
     const target =
       typeof input === 'string' && input.startsWith('/') ? `${origin()}${input}` : input;
     // Node's RequestInit names undici's dispatcher type of its own bundled copy: the same shape.
-    return fetch(target, { ...init, dispatcher: this.dispatcher } as unknown as RequestInit);
+    return fetch(target, { ...init, dispatcher: this.dispatcher });
   }
 
   /** Closes the clients' idle connections; they are made again if used later. */
