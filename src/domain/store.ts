@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { constantTimeEqual } from './constant-time.js';
-import { InvalidOptionError, ServerExistsError, UnknownServerError } from './errors.js';
+import { InvalidOptionError, ServerExistsError, StateError, UnknownServerError } from './errors.js';
 import type { TenantSnapshot } from './model.js';
 import {
   isoTime,
@@ -27,6 +27,11 @@ export interface Credentials {
   readonly serverId: number;
   readonly key: string;
 }
+
+/** Generated server ids: the 5-digit ones. */
+const FIRST_FREE_ID = 10000;
+const LAST_FREE_ID = 99999;
+const FREE_ID_DRAWS = 32;
 
 const UNKNOWN_SERVER_KEY = 'no server has this key, whatever was sent';
 
@@ -216,11 +221,25 @@ export class Store {
     return { serverId: tenant.serverId, key: tenant.key };
   }
 
+  /**
+   * A free 5-digit id: drawn at random (a few draws find one while most are free), then looked for
+   * in order from a random start, so a fake holding nearly every id still answers at once, and
+   * one holding all of them says so instead of looking for ever.
+   */
   private freeServerId(): number {
-    for (;;) {
-      const serverId = randomInt(10000, 100000);
+    for (let draw = 0; draw < FREE_ID_DRAWS; draw++) {
+      const serverId = randomInt(FIRST_FREE_ID, LAST_FREE_ID + 1);
       if (!this.tenants.has(serverId)) return serverId;
     }
+    const span = LAST_FREE_ID - FIRST_FREE_ID + 1;
+    const start = randomInt(0, span);
+    for (let step = 0; step < span; step++) {
+      const serverId = FIRST_FREE_ID + ((start + step) % span);
+      if (!this.tenants.has(serverId)) return serverId;
+    }
+    throw new StateError(
+      `Every 5-digit server id (${FIRST_FREE_ID} to ${LAST_FREE_ID}) is taken: close tenants or remove servers you no longer need, or give a 4-digit serverId.`,
+    );
   }
 }
 
