@@ -25,7 +25,7 @@ async function pack(): Promise<Packed> {
 }
 
 describe('the npm package', () => {
-  it('ships the code once: no source maps, no bundled dependency, under 1.25 MB unpacked', async () => {
+  it('ships the code once: no source maps, no bundled dependency, under 1.4 MB unpacked', async () => {
     const packed = await pack();
     const paths = packed.files.map((file) => file.path);
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
@@ -34,8 +34,10 @@ describe('the npm package', () => {
     );
     // 6.5 MB unpacked when the CLI bundled every dependency (1.9 MB for dist/cli.js alone); about
     // 1.0 MB with record, replay and the verify checks as data (the library once as ES modules
-    // and once as CommonJS). A bundled dependency would break this bound many times over.
-    expect(packed.unpackedSize).toBeLessThan(1_250_000);
+    // and once as CommonJS); 1.25 MB with tenants, the remote handle and the tenant routes in the
+    // OpenAPI document. A bundled dependency would break this bound many times over (undici alone
+    // is some 1.5 MB).
+    expect(packed.unpackedSize).toBeLessThan(1_400_000);
     const cli = packed.files.find((file) => file.path === 'dist/cli.js')!;
     expect(cli.size).toBeLessThan(100_000);
   });
