@@ -8,6 +8,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 import { toHarEntry } from '../control/har.js';
 import { journalEntryOf } from '../control/journal.js';
 import { Redactor } from '../control/redact.js';
@@ -157,19 +158,40 @@ function previousEntries(out: string): unknown[] {
   );
 }
 
-/** HAR bodies are decoded (HAR 1.2, `content.text`): a compressed answer is stored inflated. */
-function decoded(body: Buffer, encoding: string | string[] | undefined): Buffer {
+/**
+ * HAR bodies are decoded (HAR 1.2, `content.text`): a compressed answer is stored inflated, to
+ * {@link MAX_ANSWER_BYTES} at most, the bound of a raw answer (zlib stops there: a small gzip of
+ * zeros must not inflate to gigabytes). Past it, the body is kept as received, and `tooLarge`
+ * says why.
+ */
+function decoded(
+  body: Buffer,
+  encoding: string | string[] | undefined,
+): { body: Buffer; tooLarge?: string } {
   const name = String(encoding ?? '')
     .trim()
     .toLowerCase();
+  const inflate =
+    name === 'gzip' || name === 'x-gzip'
+      ? gunzipSync
+      : name === 'br'
+        ? brotliDecompressSync
+        : name === 'deflate'
+          ? inflateSync
+          : undefined;
+  if (!inflate) return { body };
   try {
-    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body);
-    if (name === 'br') return brotliDecompressSync(body);
-    if (name === 'deflate') return inflateSync(body);
-  } catch {
+    return { body: inflate(body, { maxOutputLength: MAX_ANSWER_BYTES }) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      return {
+        body,
+        tooLarge: `The answer decodes (${name}) to more than ${MAX_ANSWER_BYTES} bytes (32 MiB), the limit of one answer: its body is recorded as received, compressed.`,
+      };
+    }
     // Not what it said it was: kept as received (base64 when not text).
+    return { body };
   }
-  return body;
 }
 
 function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redactor: Redactor) {
@@ -191,13 +213,15 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     // headers get the request's redaction, `Authorization`-like ones included.
     responseHeaders: redactor.requestHeaders(exchange.responseHeaders),
   });
-  const responseBody = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
+  const response = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
   const entry = toHarEntry(
-    journalEntryOf(id, facts, redactor.body(exchange.requestBody), redactor.body(responseBody)),
+    journalEntryOf(id, facts, redactor.body(exchange.requestBody), redactor.body(response.body)),
   );
   if (exchange.unreachable !== undefined) {
     entry.comment = exchange.unreachable;
     entry._unreachable = exchange.unreachable;
+  } else if (response.tooLarge !== undefined) {
+    entry.comment = response.tooLarge;
   }
   return entry;
 }
