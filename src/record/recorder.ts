@@ -10,6 +10,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 import { toHarEntry } from '../control/har.js';
+import { HostAllowList } from '../control/host-allow-list.js';
 import { journalEntryOf } from '../control/journal.js';
 import { Redactor } from '../control/redact.js';
 import { readTextFile } from '../files.js';
@@ -92,7 +93,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   // Whole bodies are recorded, so whole bodies are scanned.
   const redactor = new Redactor(secrets, Number.MAX_SAFE_INTEGER);
 
+  // The recorder passes requests on with the upstream's Host: a DNS-rebinding page (a name of its
+  // own that resolves to 127.0.0.1) would reach a fake's control API through it, which the fake
+  // refuses when asked directly. So the recorder answers only its own names, as the fake does.
+  const hosts = new HostAllowList([options.host ?? '127.0.0.1']);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (!hosts.allowsHost(req.headers.host ?? '')) return refuseHost(req, res);
     const done = forward(req, res, { upstream, agent, timeoutMs, hop }).then(
       (exchange) => {
         nextId += 1;
@@ -124,6 +130,20 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     },
     close: () => closeRecorder(server, inFlight, file, agent),
   };
+}
+
+/** 403 for a Host that is not the recorder's own: nothing is forwarded, nothing recorded. */
+function refuseHost(req: IncomingMessage, res: ServerResponse): void {
+  const host = JSON.stringify(req.headers.host ?? '').slice(1, -1).slice(0, 200);
+  const body = JSON.stringify({
+    message: `fake-marketing-server record: Host '${host}' is not this recorder's (an IP address, localhost, or the --host it listens on): refused, not forwarded, as a guard against DNS rebinding.`,
+  });
+  req.resume();
+  res.writeHead(403, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }
 
 async function closeRecorder(

@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createFakeMarketingServer,
+  type FakeMarketingServer,
+  type Recorder,
+  startRecorder,
+} from '../../src/index.js';
+import { smallSeed } from '../helpers/fake.js';
+
+/**
+ * The recorder passes requests on with the upstream's Host. A DNS-rebinding page reaches
+ * 127.0.0.1 under a name of its own; through the recorder it read a fake's GET /__admin/state,
+ * every key with it, which the fake refuses when asked directly. The recorder answers its own
+ * names only (IP addresses, localhost, the host it listens on), as the fake does.
+ */
+let fake: FakeMarketingServer;
+let recorder: Recorder;
+const folder = mkdtempSync(join(tmpdir(), 'record-host-'));
+const out = join(folder, 'session.har');
+
+beforeAll(async () => {
+  fake = await createFakeMarketingServer({ seed: smallSeed() });
+  const { url } = await fake.listen({ https: false });
+  recorder = await startRecorder({ upstream: url, out, https: false });
+});
+afterAll(async () => {
+  await recorder?.close();
+  await fake?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function get(path: string, host: string): Promise<{ status: number; body: string }> {
+  const { port } = new URL(recorder.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the recorder and the Host header', () => {
+  it('refuses a name that is not its own with 403, forwarding and recording nothing', async () => {
+    const { port } = new URL(recorder.url);
+    for (const host of [`evil.example:${port}`, 'evil.example', `127.0.0.1.:${port}`]) {
+      const answer = await get('/__admin/state', host);
+      expect([host, answer.status]).toEqual([host, 403]);
+      expect(answer.body).toContain('DNS rebinding');
+      expect(answer.body).not.toContain(smallSeed().servers[0]!.key!);
+    }
+    await recorder.close();
+    const har = JSON.parse(readFileSync(out, 'utf8'));
+    expect(har.log.entries).toEqual([]);
+    expect(readFileSync(out, 'utf8')).not.toContain(smallSeed().servers[1]!.key!);
+    recorder = await startRecorder({ upstream: fake.url, out, https: false });
+  });
+
+  it('forwards its own names: an IP address, localhost', async () => {
+    const { port } = new URL(recorder.url);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      expect([host, (await get('/__admin/health', host)).status]).toEqual([host, 200]);
+    }
+  });
+});
