@@ -30,8 +30,11 @@ export function readXml(text: string): XmlElement | undefined {
   const body = text.replace(/^\uFEFF/, '');
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
+  // One way to read a tag's attributes: a single space, then the rest (`\s+` before a lazy
+  // `[^<>]*?` could split a run of spaces in every way: quadratic on `<ArrayOfList` and a
+  // quarter of a million spaces with no `>`).
   const token =
-    /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[^<>]*?)?)(\/?)>|([^<]+)|(<)/g;
+    /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s[^<>]*?)?)(\/?)>|([^<]+)|(<)/g;
   for (const match of body.matchAll(token)) {
     const [, cdata, closing, qualified, attributes, selfClosing, text, stray] = match;
     if (stray !== undefined) return undefined;
