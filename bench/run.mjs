@@ -1,5 +1,6 @@
 // `npm run bench`: the fake against a bare fastify server and against other mock servers over
-// real sockets, then in-process figures; writes bench/RESULTS.md. Loopback only, bounded in time.
+// real sockets, then in-process figures, start-up, the journal, record and replay, and tenants
+// (bench/tenants.mjs); writes bench/RESULTS.md. Loopback only, bounded in time.
 //
 //   BENCH_SECONDS=6 BENCH_WARMUP=2 BENCH_CONNECTIONS=32 BENCH_ROUNDS=5 BENCH_SKIP_PEERS=1 npm run bench
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -438,6 +439,16 @@ function recordReplayBenchmarks() {
   return JSON.parse(output);
 }
 
+/** Tenants (bench/tenants.mjs): each of its targets in a process of its own. */
+function tenantBenchmarks() {
+  const output = execFileSync(process.execPath, [join(HERE, 'tenants.mjs')], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_ROUNDS: String(ROUNDS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(output);
+}
+
 const answers = await expectedAnswers();
 const socket = await socketBenchmarks(answers);
 const peers = SKIP_PEERS ? [] : await peerBenchmarks(answers);
@@ -445,6 +456,7 @@ const inProcess = inProcessBenchmarks();
 const startup = startupBenchmarks();
 const journal = journalBenchmarks();
 const recordReplay = recordReplayBenchmarks();
+const tenants = tenantBenchmarks();
 const report = (await import('./report.mjs')).renderResults({
   date: new Date().toISOString(),
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`,
@@ -456,5 +468,9 @@ const report = (await import('./report.mjs')).renderResults({
   journal,
 });
 const { renderRecordReplay, withSection } = await import('./record-replay.mjs');
-writeFileSync(join(HERE, 'RESULTS.md'), withSection(report, renderRecordReplay(recordReplay)));
+const { renderTenants, withTenantsSection } = await import('./tenants.mjs');
+writeFileSync(
+  join(HERE, 'RESULTS.md'),
+  withTenantsSection(withSection(report, renderRecordReplay(recordReplay)), renderTenants(tenants)),
+);
 log(`Wrote ${join(HERE, 'RESULTS.md')}`);
