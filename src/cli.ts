@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-import { mkdirSync, writeFileSync } from 'node:fs';
 import nodeModule from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, readFlagFile, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
+import { CaFileError, writeCaFile } from './cli/ca-file.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { tlsPairProblem } from './cli/tls-files.js';
 import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
@@ -153,9 +152,13 @@ async function main(): Promise<void> {
 
   let caFile: string | undefined;
   if (address.ca !== undefined) {
-    caFile = resolve(config.caOut ?? join(tmpdir(), 'fake-marketing-server', 'ca.pem'));
-    mkdirSync(dirname(caFile), { recursive: true });
-    writeFileSync(caFile, address.ca);
+    try {
+      caFile = writeCaFile(address.ca, config.caOut);
+    } catch (error) {
+      await fake.close();
+      if (error instanceof CaFileError) fail(error.message, EXIT_USAGE);
+      throw error;
+    }
   }
   const servers = fake.exportState().servers.map(({ serverId, key: serverKey }) => ({
     serverId,

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
 import { readFlagFile, UsageError } from './args.js';
+import { CaFileError, writeCaFile } from './ca-file.js';
 
 export const RECORD_USAGE = `Usage: fake-marketing-server record --upstream <base URL> [options]
 
@@ -80,9 +79,14 @@ export async function runRecordCommand(argv: readonly string[]): Promise<Recorde
     `  Base URL     ${recorder.baseUrl}`,
   ];
   if (recorder.ca !== undefined) {
-    const caFile = resolve(values['ca-out'] ?? join(tmpdir(), 'fake-marketing-server', 'ca.pem'));
-    mkdirSync(dirname(caFile), { recursive: true });
-    writeFileSync(caFile, recorder.ca);
+    let caFile: string;
+    try {
+      caFile = writeCaFile(recorder.ca, values['ca-out']);
+    } catch (error) {
+      await recorder.close();
+      if (error instanceof CaFileError) throw new UsageError(error.message);
+      throw error;
+    }
     lines.push(`  CA file      ${caFile}`);
   }
   lines.push(

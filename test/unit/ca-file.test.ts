@@ -1,0 +1,82 @@
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CaFileError, privateFolder, writeCaFile } from '../../src/cli/ca-file.js';
+
+// The CA file's default home is a folder of the temp folder that is this user's alone: another
+// user of the machine must not be able to plant a link there (to have the sandbox overwrite a
+// file of their choosing, or have clients trust their certificate).
+
+let base: string;
+const uid = process.getuid!();
+const own = () => join(base, `fake-marketing-server-${uid}`);
+
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'ca-file-'));
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+describe('the private folder of the CA file', () => {
+  it('is made for this user alone (0700), and used again', () => {
+    expect(privateFolder(base)).toBe(own());
+    expect(statSync(own()).mode & 0o777).toBe(0o700);
+    expect(privateFolder(base)).toBe(own());
+  });
+
+  it('is refused when it is a symbolic link, saying what to do', () => {
+    const elsewhere = join(base, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    symlinkSync(elsewhere, own());
+    expect(() => privateFolder(base)).toThrow(CaFileError);
+    expect(() => privateFolder(base)).toThrow(
+      /is a symbolic link.*give --ca-out a path of your own/,
+    );
+  });
+
+  it('is refused when others may write in it, or it is not a folder', () => {
+    mkdirSync(own(), { mode: 0o700 });
+    chmodSync(own(), 0o777);
+    expect(() => privateFolder(base)).toThrow(/open to other users \(mode 777\)/);
+    rmSync(own(), { recursive: true });
+    writeFileSync(own(), '');
+    expect(() => privateFolder(base)).toThrow(/is not a folder/);
+  });
+
+  it.skipIf(uid !== 0)('is refused when another user owns it (checked as root)', () => {
+    mkdirSync(own(), { mode: 0o700 });
+    // chown needs root: CI and these machines run as root.
+    chownSync(own(), 4242, 4242);
+    expect(() => privateFolder(base)).toThrow(/belongs to another user \(uid 4242\)/);
+  });
+});
+
+describe('writeCaFile', () => {
+  it('replaces a link planted at the file name instead of writing through it', () => {
+    const target = join(base, 'victim.txt');
+    writeFileSync(target, 'precious');
+    const file = join(base, 'out', 'ca.pem');
+    mkdirSync(join(base, 'out'));
+    symlinkSync(target, file);
+    expect(writeCaFile('PEM', file)).toBe(file);
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+    expect(readFileSync(file, 'utf8')).toBe('PEM');
+  });
+
+  it('names the file and the fix when it cannot be written', () => {
+    const file = join(base, 'not-a-folder', 'ca.pem');
+    writeFileSync(join(base, 'not-a-folder'), '');
+    expect(() => writeCaFile('PEM', file)).toThrow(CaFileError);
+    expect(() => writeCaFile('PEM', file)).toThrow(`the CA file ${file} cannot be written`);
+  });
+});
