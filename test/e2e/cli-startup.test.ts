@@ -36,15 +36,16 @@ Module.enableCompileCache = () => { atCall = packages(); return { status: 0 }; }
 // module imports node:util or node:http (a built-in's ES module face reads every export, and the
 // lazy util.setTraceSigInt and http.WebSocket load it), so there what tells is whether any module
 // asks for it: module.registerHooks (Node 22.15 and later) sees every import and require.
-let askedForWorkerThreads = false;
+let asked = false;
 if (Module.registerHooks)
   Module.registerHooks({
     resolve(specifier, context, next) {
-      if (specifier === 'node:worker_threads' || specifier === 'worker_threads') askedForWorkerThreads = true;
+      if (specifier === 'node:worker_threads' || specifier === 'worker_threads') asked = true;
       return next(specifier, context);
     },
   });
-const workerThreads = () => Module.registerHooks ? askedForWorkerThreads : process.moduleLoadList.includes('NativeModule worker_threads');
+const workerThreads = () =>
+  Module.registerHooks ? asked : process.moduleLoadList.includes('NativeModule worker_threads');
 let atWorker;
 if (process.env.NOTE_WORKER === '1') {
   const threads = require('node:worker_threads');

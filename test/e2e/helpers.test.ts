@@ -150,8 +150,10 @@ describe('fake-marketing-server/jest', () => {
 describe('fake-marketing-server/node-test', () => {
   it('runs a node:test file with the same lifecycle', async () => {
     const file = fileURLToPath(new URL('../fixtures/node-test-helper.mjs', import.meta.url));
+    // The TAP reporter named: it is the default into a pipe up to Node 22 only (Node 23 made
+    // `spec` the default everywhere, which prints "ℹ pass 2" instead of "# pass 2").
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
-      execFile(process.execPath, ['--test', file], (error, out) =>
+      execFile(process.execPath, ['--test', '--test-reporter=tap', file], (error, out) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out }),
       ),
     );
