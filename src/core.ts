@@ -8,7 +8,7 @@ import {
 } from './control/faults.js';
 import { type Har, toHar } from './control/har.js';
 import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
-import { Journal, type JournalEntry } from './control/journal.js';
+import { Journal, type JournalEntry, type JournalScope } from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
 import { Redactor } from './control/redact.js';
@@ -204,8 +204,15 @@ export class Core {
     return this.waitForChecked(this.checkFilter(filter), options);
   }
 
-  /** {@link waitForRequest} with a filter checked already (a tenant's, narrowed to its server). */
-  waitForChecked(checked: RequestFilter, options: WaitOptions = {}): Promise<JournalEntry> {
+  /**
+   * {@link waitForRequest} with a filter checked already; a tenant's wait gives its `scope`, so
+   * that its time-out message tells of its own requests only.
+   */
+  waitForChecked(
+    checked: RequestFilter,
+    options: WaitOptions = {},
+    scope?: JournalScope,
+  ): Promise<JournalEntry> {
     if (typeof options !== 'object' || options === null) {
       throw new InvalidOptionError(
         'waitForRequest options must be an object such as { timeoutMs: 5000 }',
@@ -222,7 +229,7 @@ export class Core {
         'waitForRequest needs the journal: create the fake with a journalSize above 0.',
       );
     }
-    return this.journal.waitFor(checked, timeoutMs, options.signal);
+    return this.journal.waitFor(checked, timeoutMs, options.signal, scope);
   }
 
   requestsHar(filter?: RequestFilter): Har {

@@ -139,6 +139,8 @@ export interface JournalRecord {
 
 interface Waiter {
   readonly filter: CompiledFilter;
+  /** The server whose journal it waits on (a tenant's wait), if any. */
+  readonly serverId: number | undefined;
   /**
    * New entries its body filter could not finish testing within its share of the budget: how
    * many, and the first ids (a few, however long the wait).
@@ -260,7 +262,12 @@ export class Journal {
    * The first entry that matches, recorded already or arriving within `timeoutMs`; `signal` ends
    * the wait early (a client that went away), so that it no longer counts against the cap.
    */
-  waitFor(filter: RequestFilter, timeoutMs: number, signal?: AbortSignal): Promise<JournalEntry> {
+  waitFor(
+    filter: RequestFilter,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    scope?: JournalScope,
+  ): Promise<JournalEntry> {
     const compiled = this.compile(filter);
     // The one scan of what is recorded, within one read's budget; from here on, only new entries
     // are tested.
@@ -280,6 +287,7 @@ export class Journal {
       };
       const waiter: Waiter = {
         filter: compiled,
+        serverId: scope?.serverId,
         untested: { count: 0, ids: [] },
         resolve: (entry) => {
           settle();
@@ -291,7 +299,10 @@ export class Journal {
         },
       };
       const timer = setTimeout(() => {
-        const recorded = this.ordered();
+        // A tenant's wait is told of its own requests only: never of another server's.
+        const recorded = scope
+          ? this.ordered().filter((slot) => inScope(slot, scope))
+          : this.ordered();
         const budget = this.messageBudget();
         const closest =
           budget.steps > 0 ? nearestOf(recorded, headOf, toEntry, compiled, 3, budget) : [];
@@ -326,6 +337,16 @@ export class Journal {
   cancelWaits(): void {
     for (const waiter of [...this.waiters]) {
       waiter.reject(new FakeClosedError());
+    }
+  }
+
+  /**
+   * Ends the waits on one server's journal (its tenant was closed): a server made later with the
+   * same id must not answer them.
+   */
+  cancelWaitsOf(serverId: number, reason: Error): void {
+    for (const waiter of [...this.waiters]) {
+      if (waiter.serverId === serverId) waiter.reject(reason);
     }
   }
 
@@ -456,6 +477,16 @@ function untestedNote({ count, ids }: Waiter['untested']): string {
   const shown = ids.map((id) => `#${id}`).join(', ');
   const more = count > ids.length ? ` and ${count - ids.length} more` : '';
   return `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${shown}${more}.`;
+}
+
+/** The part of the journal a tenant sees: its server's entries, after its last reset. */
+export interface JournalScope {
+  readonly serverId: number;
+  readonly sinceId: number;
+}
+
+function inScope({ id, facts }: Slot, scope: JournalScope): boolean {
+  return facts.serverId === scope.serverId && id > scope.sinceId;
 }
 
 /** What a filter reads of an entry besides its body, without building the entry. */

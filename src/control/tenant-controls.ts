@@ -1,10 +1,10 @@
-import { FaultRuleError, InvalidOptionError } from '../domain/errors.js';
+import { FaultRuleError, InvalidOptionError, StateError } from '../domain/errors.js';
 import { describe as shown } from '../domain/seed-check.js';
 import type { ServerSeed, TenantSeed } from '../domain/seed-types.js';
 import type { Credentials, Store } from '../domain/store.js';
 import { type FaultRule, maintenanceRule } from './fault-rule.js';
 import type { FaultHandle, FaultSet, FaultView, MaintenanceOptions } from './faults.js';
-import type { Journal } from './journal.js';
+import type { Journal, JournalScope } from './journal.js';
 import type { RequestFilter } from './journal-filter.js';
 
 /** What the tenant controls need of the fake around them. */
@@ -26,16 +26,34 @@ export class TenantControls {
   private readonly parts: TenantControlsParts;
   /** Per server: the journal id of its last reset; its journal shows later entries only. */
   private readonly floors = new Map<number, number>();
+  /** Per server id: how many tenants have been made with it, so a handle knows its own. */
+  private readonly made = new Map<number, number>();
 
   constructor(parts: TenantControlsParts) {
     this.parts = parts;
   }
 
-  /** A new server from one server's seed, which its reset returns to. */
-  create(seed?: TenantSeed): Credentials {
+  /**
+   * A new server from one server's seed, which its reset returns to. `generation` tells this
+   * tenant from one made later with the same id (see {@link isCurrent}).
+   */
+  create(seed?: TenantSeed): Credentials & { generation: number } {
     const credentials = this.parts.store.addTenant(seed);
-    this.floors.set(credentials.serverId, this.parts.journal.newestId);
-    return credentials;
+    const { serverId } = credentials;
+    this.floors.set(serverId, this.parts.journal.newestId);
+    const generation = (this.made.get(serverId) ?? 0) + 1;
+    this.made.set(serverId, generation);
+    return { ...credentials, generation };
+  }
+
+  /**
+   * Whether the tenant made as `generation` still holds its server: false once the server was
+   * removed (by anyone), even if a tenant made since holds the same id.
+   */
+  isCurrent(serverId: number, generation: number): boolean {
+    return (
+      this.made.get(serverId) === generation && this.parts.store.tenant(serverId) !== undefined
+    );
   }
 
   /** Back to its seed; its fault rules end and its journal starts again (later entries only). */
@@ -45,11 +63,27 @@ export class TenantControls {
     this.floors.set(serverId, this.parts.journal.newestId);
   }
 
-  /** Removes the server: its key gets 401 from then on; its fault rules end. */
+  /**
+   * Removes the server: its key gets 401 from then on; its fault rules end; its pending waits
+   * reject, so that a server made later with the same id never answers them.
+   */
   remove(serverId: number): void {
     this.parts.store.removeServer(serverId);
     this.parts.faultSet.clearFor(serverId);
     this.floors.delete(serverId);
+    // A handle of the tenant that held it is no longer current, even if the id is made again.
+    this.made.set(serverId, (this.made.get(serverId) ?? 0) + 1);
+    this.parts.journal.cancelWaitsOf(
+      serverId,
+      new StateError(
+        `Server ${serverId} was removed (its tenant closed) while waiting for a request.`,
+      ),
+    );
+  }
+
+  /** What of the journal a server's tenant sees: its entries since its last reset. */
+  scope(serverId: number): JournalScope {
+    return { serverId, sinceId: this.floors.get(serverId) ?? 0 };
   }
 
   /**

@@ -41,7 +41,10 @@ const UNKNOWN_SERVER_KEY = 'no server has this key, whatever was sent';
  */
 export class Store {
   private readonly tenants = new Map<number, Tenant>();
+  /** The servers as the fake was created (its seed or state file): what reset() returns to. */
   private baseline = new Map<number, TenantSnapshot>();
+  /** Tenants made with addTenant(), each at its own seed: reset() keeps them, at that seed. */
+  private readonly tenantSeeds = new Map<number, TenantSnapshot>();
   private readonly options: StoreOptions;
   private keyRevision = 0;
 
@@ -148,15 +151,18 @@ export class Store {
       },
     );
     const credentials = this.apply(plan);
-    this.baseline.set(serverId, this.tenants.get(serverId)!.snapshot());
+    this.tenantSeeds.set(serverId, this.tenants.get(serverId)!.snapshot());
     return credentials;
   }
 
-  /** Removes a server and its baseline: its key gets 401 from then on, and no reset brings it back. */
+  /**
+   * Removes a server: its key gets 401 from then on. A tenant's seed goes with it; a server of
+   * the fake's own seed comes back with reset(), as the state after creation has it.
+   */
   removeServer(serverId: number): void {
     checkServerIdType(serverId);
     if (!this.tenants.delete(serverId)) throw new UnknownServerError(serverId);
-    this.baseline.delete(serverId);
+    this.tenantSeeds.delete(serverId);
     this.keyRevision += 1;
   }
 
@@ -179,19 +185,21 @@ export class Store {
     );
   }
 
+  /** The state after creation, and every tenant made with addTenant() at its own seed. */
   reset(): void {
     this.keyRevision += 1;
     this.tenants.clear();
-    for (const snapshot of this.baseline.values()) {
+    // A tenant may hold the id of a server of the fake's seed that was removed: the tenant wins.
+    for (const snapshot of [...this.baseline.values(), ...this.tenantSeeds.values()]) {
       this.tenants.set(snapshot.serverId, Tenant.restore(snapshot));
     }
   }
 
-  /** One tenant back to its baseline, or gone if it was added after creation. */
+  /** One server back to its seed (a tenant's own, or the fake's), or gone if it had none. */
   resetServer(serverId: number): void {
     checkServerIdType(serverId);
     this.keyRevision += 1;
-    const snapshot = this.baseline.get(serverId);
+    const snapshot = this.tenantSeeds.get(serverId) ?? this.baseline.get(serverId);
     if (snapshot) {
       this.tenants.set(serverId, Tenant.restore(snapshot));
     } else if (!this.tenants.delete(serverId)) {

@@ -134,7 +134,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 
 /** 403 for a Host that is not the recorder's own: nothing is forwarded, nothing recorded. */
 function refuseHost(req: IncomingMessage, res: ServerResponse): void {
-  const host = JSON.stringify(req.headers.host ?? '').slice(1, -1).slice(0, 200);
+  const host = JSON.stringify(req.headers.host ?? '')
+    .slice(1, -1)
+    .slice(0, 200);
   const body = JSON.stringify({
     message: `fake-marketing-server record: Host '${host}' is not this recorder's (an IP address, localhost, or the --host it listens on): refused, not forwarded, as a guard against DNS rebinding.`,
   });

@@ -32,18 +32,31 @@ export class ControlClient {
   private readonly token: string | undefined;
   private readonly clients: TrustedClients;
 
-  constructor(origin: string, token: string | undefined, clients: TrustedClients) {
+  /** How long a call waits for the fake's answer. */
+  readonly timeoutMs: number;
+
+  constructor(
+    origin: string,
+    token: string | undefined,
+    clients: TrustedClients,
+    timeoutMs = CALL_TIMEOUT_MS,
+  ) {
     this.origin = origin;
+    this.timeoutMs = timeoutMs;
     this.token = token;
     this.clients = clients;
   }
 
-  /** Sends a request to the fake, through the client that trusts its certificate. */
+  /**
+   * Sends a request to the fake, through the client that trusts its certificate. A fake that
+   * does not answer within `timeoutMs` (headers, or between two parts of the body) is given up on.
+   */
   async send(
     method: string,
     path: string,
     headers: Record<string, string>,
     body?: string,
+    timeoutMs = this.timeoutMs,
   ): Promise<Answer> {
     const { request } = this.clients.undici();
     const response = await request(`${this.origin}${path}`, {
@@ -51,6 +64,8 @@ export class ControlClient {
       headers,
       ...(body === undefined ? {} : { body }),
       dispatcher: this.clients.agent(),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     return {
       status: response.statusCode,
@@ -63,7 +78,13 @@ export class ControlClient {
   async call<T>(
     method: string,
     path: string,
-    options: { body?: unknown; query?: Record<string, unknown>; errors?: ErrorKind } = {},
+    options: {
+      body?: unknown;
+      query?: Record<string, unknown>;
+      errors?: ErrorKind;
+      /** How long the fake may take to answer: a long poll's own time-out and more. */
+      timeoutMs?: number;
+    } = {},
   ): Promise<T> {
     const headers: Record<string, string> = {};
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
@@ -72,11 +93,37 @@ export class ControlClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    const answer = await this.send(method, `${path}${queryString(options.query)}`, headers, body);
+    const answer = await this.send(
+      method,
+      `${path}${queryString(options.query)}`,
+      headers,
+      body,
+      options.timeoutMs,
+    );
     if (answer.status >= 400) throw refusal(answer, options.errors ?? 'option', path);
-    if (answer.status === 204 || answer.text === '') return undefined as T;
-    return JSON.parse(answer.text) as T;
+    if (answer.status < 200 || answer.status >= 300) {
+      throw notTheFake(this.origin, `${method} ${path} answered ${answer.status}`);
+    }
+    if (answer.status === 204) return undefined as T;
+    try {
+      return JSON.parse(answer.text) as T;
+    } catch {
+      throw notTheFake(
+        this.origin,
+        `${method} ${path} answered ${answer.status} with a body that is not JSON`,
+      );
+    }
   }
+}
+
+/** How long a control call may wait for the fake's answer, but a long poll. */
+export const CALL_TIMEOUT_MS = 30_000;
+
+/** An answer no fake-marketing-server gives: whatever answers at `origin` is something else. */
+export function notTheFake(origin: string, what: string): StateError {
+  return new StateError(
+    `${origin} does not answer as a fake-marketing-server control API (${what}): check the url.`,
+  );
 }
 
 /** A journal filter as the control API's query: numbers as text, `body` as JSON. */
@@ -96,6 +143,8 @@ function refusal(answer: Answer, kind: ErrorKind, path: string): Error {
   const message = messageOf(answer.text) ?? `${answer.status} from ${path}`;
   const serverId = /\/(?:tenants|servers)\/(\d+)/.exec(path)?.[1];
   switch (answer.status) {
+    case 401:
+      return new FakeMarketingServerError(message, 'ADMIN_UNAUTHORIZED');
     case 400:
       if (kind === 'seed') return new SeedError('', message);
       if (kind === 'fault') return new FaultRuleError(message);
@@ -129,12 +178,22 @@ function messageOf(text: string): string | undefined {
 
 /** A CA given as PEM text, or as the path of a PEM file. */
 export function caText(ca: string | undefined): string | undefined {
-  if (ca === undefined || ca.includes('-----BEGIN')) return ca;
+  if (ca === undefined) return undefined;
+  if (typeof ca !== 'string')
+    throw new InvalidOptionError('ca must be PEM text or the path of a PEM file');
+  if (ca.includes('-----BEGIN CERTIFICATE-----')) return ca;
+  let text: string;
   try {
-    return readFileSync(ca, 'utf8');
+    text = readFileSync(ca, 'utf8');
   } catch (error) {
     throw new InvalidOptionError(
-      `ca must be PEM text or the path of a PEM file; ${ca} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+      `ca must be PEM text or the path of a PEM file; ${ca.slice(0, 200)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
     );
   }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new InvalidOptionError(
+      `ca must be PEM text or the path of a PEM file; ${ca.slice(0, 200)} holds no '-----BEGIN CERTIFICATE-----' block.`,
+    );
+  }
+  return text;
 }

@@ -30,7 +30,7 @@ export interface LocalTenantParts {
 export function createLocalTenant(parts: LocalTenantParts, seed?: TenantSeed): LocalTenant {
   const { core } = parts;
   const controls = core.tenants;
-  const { serverId, key } = controls.create(seed);
+  const { serverId, key, generation } = controls.create(seed);
   const authorization = basicAuthorization(serverId, key);
   let closed = false;
   const server = core.server(serverId);
@@ -40,6 +40,11 @@ export function createLocalTenant(parts: LocalTenantParts, seed?: TenantSeed): L
     try {
       if (closed) {
         throw new StateError(`Tenant ${serverId} is closed: create another with fake.tenant().`);
+      }
+      if (!controls.isCurrent(serverId, generation)) {
+        throw new StateError(
+          `Tenant ${serverId} was removed (by the fake's close, DELETE /__admin/tenants/${serverId} or removeServer): this handle no longer controls server ${serverId}, even if it was made again.`,
+        );
       }
       return Promise.resolve(work());
     } catch (error) {
@@ -72,7 +77,13 @@ export function createLocalTenant(parts: LocalTenantParts, seed?: TenantSeed): L
       ),
     requests: (filter) => run(() => core.journal.entries(controls.journalFilter(serverId, filter))),
     waitForRequest: (filter, options) =>
-      run(() => core.waitForChecked(controls.journalFilter(serverId, filter), options)),
+      run(() =>
+        core.waitForChecked(
+          controls.journalFilter(serverId, filter),
+          options,
+          controls.scope(serverId),
+        ),
+      ),
     requestsHar: (filter) =>
       run(() => toHar(core.journal.entries(controls.journalFilter(serverId, filter)))),
     maintenance: (options) => run(() => handle(controls.maintenance(serverId, options))),
@@ -82,8 +93,8 @@ export function createLocalTenant(parts: LocalTenantParts, seed?: TenantSeed): L
     close: () => {
       if (closed) return Promise.resolve();
       closed = true;
-      // Gone already when the whole fake was closed or reset past it: nothing is left to remove.
-      if (core.store.tenant(serverId)) controls.remove(serverId);
+      // Removed already by another caller: nothing of its own is left to remove.
+      if (controls.isCurrent(serverId, generation)) controls.remove(serverId);
       return Promise.resolve();
     },
     [Symbol.asyncDispose]() {

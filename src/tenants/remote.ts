@@ -7,7 +7,13 @@ import type { WaitOptions } from '../core.js';
 import { FakeMarketingServerError, InvalidOptionError, StateError } from '../domain/errors.js';
 import type { Seed, ServerSeed, TenantSeed } from '../domain/seed-types.js';
 import type { Credentials } from '../domain/store.js';
-import { type Answer, ControlClient, caText } from './control-client.js';
+import {
+  type Answer,
+  CALL_TIMEOUT_MS,
+  ControlClient,
+  caText,
+  notTheFake,
+} from './control-client.js';
 import {
   type Tenant,
   type TenantFaultHandle,
@@ -30,6 +36,11 @@ export interface ConnectOptions {
    * fake's own HTTPS certificate, which no system trusts.
    */
   ca?: string;
+  /**
+   * How long a control call waits for the fake's answer (its headers, or the next part of its
+   * body); a long poll waits its own `timeoutMs` more. Default 30 000 ms.
+   */
+  timeoutMs?: number;
 }
 
 /** A wait over HTTP is a long poll of at most 60 s (the control API's bound). */
@@ -66,17 +77,31 @@ export class RemoteFakeMarketingServer {
     }
     let origin: string;
     try {
-      origin = new URL(options.url).origin;
+      const url = new URL(options.url);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(url.protocol);
+      origin = url.origin;
     } catch {
       throw new InvalidOptionError(
         `url must be the fake's URL, such as https://127.0.0.1:8443; got ${options.url}`,
+      );
+    }
+    const { token } = options;
+    if (token !== undefined && (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token))) {
+      throw new InvalidOptionError(
+        'token must be the admin token: printable ASCII, no spaces or line breaks.',
       );
     }
     this.url = origin;
     this.baseUrl = `${origin}/marketing/v1`;
     this.ca = caText(options.ca);
     this.clients = new TrustedClients(() => this.ca);
-    const control = new ControlClient(origin, options.token, this.clients);
+    const { timeoutMs = CALL_TIMEOUT_MS } = options;
+    if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
+      throw new InvalidOptionError(
+        'timeoutMs must be a whole number of milliseconds of 1 or more.',
+      );
+    }
+    const control = new ControlClient(origin, options.token, this.clients, timeoutMs);
     this.control = control;
     const handle = (view: FaultView): TenantFaultHandle => ({
       id: view.id,
@@ -131,9 +156,11 @@ export class RemoteFakeMarketingServer {
   }
 
   waitForRequest(filter?: RequestFilter, options?: WaitOptions): Promise<JournalEntry> {
+    const timeoutMs = remoteWait(options);
     return this.control.call('GET', '/__admin/requests/wait', {
-      query: { ...filter, timeoutMs: remoteWait(options) },
+      query: { ...filter, timeoutMs },
       errors: 'wait',
+      timeoutMs: timeoutMs + this.control.timeoutMs,
     });
   }
 
@@ -177,8 +204,9 @@ export class RemoteFakeMarketingServer {
 
   /** `GET /__admin/health`: rejects with what to fix when the fake does not answer. */
   async health(): Promise<void> {
+    let answer: unknown;
     try {
-      await this.control.call('GET', '/__admin/health');
+      answer = await this.control.call('GET', '/__admin/health');
     } catch (error) {
       // A refusal (a wrong token) says what to fix; a failed connection needs the hint.
       if (error instanceof FakeMarketingServerError) throw error;
@@ -187,6 +215,9 @@ export class RemoteFakeMarketingServer {
       throw new StateError(
         `No fake answers at ${this.url} (${cause ?? String(error)}): start it (npx fake-marketing-server), and pass ca (the file of --ca-out) for its own HTTPS certificate.`,
       );
+    }
+    if ((answer as { status?: unknown } | undefined)?.status !== 'ok') {
+      throw notTheFake(this.url, 'GET /__admin/health did not answer { "status": "ok" }');
     }
   }
 
@@ -280,11 +311,14 @@ function remoteTenant(
       return toResponse(await control.send(...sendArguments(request, authorization)));
     },
     requests: (filter) => call('GET', '/requests', { query: { ...filter }, errors: 'filter' }),
-    waitForRequest: async (filter, options) =>
-      call('GET', '/requests/wait', {
-        query: { ...filter, timeoutMs: remoteWait(options) },
+    waitForRequest: async (filter, options) => {
+      const timeoutMs = remoteWait(options);
+      return call('GET', '/requests/wait', {
+        query: { ...filter, timeoutMs },
         errors: 'wait',
-      }),
+        timeoutMs: timeoutMs + control.timeoutMs,
+      });
+    },
     requestsHar: (filter) =>
       call('GET', '/requests.har', { query: { ...filter }, errors: 'filter' }),
     maintenance: async (options) =>

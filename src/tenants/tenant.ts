@@ -12,6 +12,7 @@ import type { Har } from '../control/har.js';
 import type { JournalEntry } from '../control/journal.js';
 import type { RequestFilter } from '../control/journal-filter.js';
 import type { WaitOptions } from '../core.js';
+import { InvalidOptionError } from '../domain/errors.js';
 import type { ServerSeed } from '../domain/seed-types.js';
 import type { ServerView } from '../server-view.js';
 
@@ -103,10 +104,33 @@ export function basicAuthorization(serverId: number, key: string): string {
   return `Basic ${Buffer.from(`${serverId}:${key}`).toString('base64')}`;
 }
 
-/** The path a tenant request goes to: `/lists` is under `/marketing/v1`. */
+/**
+ * The path a tenant request goes to: `/lists` is under `/marketing/v1`. A path that could leave
+ * the emulated API once a client resolves it (a `.` or `..` segment, escaped or not, a backslash,
+ * a scheme or host) is refused: a tenant's requests go to the emulated API only.
+ */
 export function tenantPath(url: string): string {
-  if (url.startsWith('/marketing/')) return url;
-  return `/marketing/v1${url.startsWith('/') ? '' : '/'}${url}`;
+  if (typeof url !== 'string') {
+    throw new InvalidOptionError(
+      `a tenant request's url must be a path such as '/lists', got ${typeof url}`,
+    );
+  }
+  const path = url.startsWith('/marketing/')
+    ? url
+    : `/marketing/v1${url.startsWith('/') ? '' : '/'}${url}`;
+  const segments = path.split(/[?#]/, 1)[0]!.split('/');
+  const dots = segments.some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+  if (
+    dots ||
+    path.includes('\\') ||
+    path.startsWith('/marketing//') ||
+    /[\u0000-\u001f]/.test(path)
+  ) {
+    throw new InvalidOptionError(
+      `a tenant request goes to the emulated API only: '${url.slice(0, 100)}' could resolve elsewhere (a '.' or '..' segment, a backslash, a control character); give a path such as '/lists'.`,
+    );
+  }
+  return path;
 }
 
 /** A body as a tenant request sends it, with its content type. */

@@ -84,7 +84,9 @@ function verdict(
       const context =
         matching.length > 0 && times !== undefined
           ? `Matching: ${matching.map((entry) => `#${entry.id} ${entry.method} ${entry.path} -> ${entry.status}`).join(', ')}`
-          : describeNearest(nearest(all, compiled), all.length);
+          : all.length === 0 && who !== 'fake'
+            ? `The ${who}'s journal is empty: no request named its server since it was made or reset.`
+            : describeNearest(nearest(all, compiled), all.length);
       return `expected the ${who} to have received ${wanted}, but ${got}.\n${context}`;
     },
   };

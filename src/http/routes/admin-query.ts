@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { JournalEntry } from '../../control/journal.js';
+import type { JournalEntry, JournalScope } from '../../control/journal.js';
 import type { RequestFilter } from '../../control/journal-filter.js';
 import type { Core } from '../../core.js';
 import { ApiError, StateError } from '../../domain/errors.js';
@@ -84,6 +84,7 @@ export function longPoll(
   request: FastifyRequest,
   reply: FastifyReply,
   scope: (filter: Record<string, unknown>) => RequestFilter,
+  journalScope?: JournalScope,
 ): Promise<JournalEntry> {
   const { timeoutMs, ...filter } = (request.query ?? {}) as Record<string, unknown>;
   const gone = new AbortController();
@@ -93,5 +94,9 @@ export function longPoll(
     }
   });
   const checked = scope(filter);
-  return core.waitForChecked(checked, { timeoutMs: waitTime(timeoutMs), signal: gone.signal });
+  return core.waitForChecked(
+    checked,
+    { timeoutMs: waitTime(timeoutMs), signal: gone.signal },
+    journalScope,
+  );
 }

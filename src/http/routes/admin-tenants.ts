@@ -120,7 +120,13 @@ export const TENANT_ROUTES: readonly Route[] = [
       "The first of the tenant's requests that matches, as GET /__admin/requests/wait answers.",
     status: 200,
     handle: ({ core, params, request, reply }) =>
-      longPoll(core, request, reply, (filter) => tenantFilter(core, params.serverId, filter)),
+      longPoll(
+        core,
+        request,
+        reply,
+        (filter) => tenantFilter(core, params.serverId, filter),
+        core.tenants.scope(params.serverId),
+      ),
   }),
   route({
     ...common,
