@@ -1,5 +1,6 @@
 import { redactForms } from './secret-encodings.js';
-import { compileSecrets, MIN_SECRET_LENGTH } from './secret-forms.js';
+import { MIN_SECRET_LENGTH } from './secret-forms.js';
+import { compileSecrets } from './secret-set.js';
 
 /**
  * A function that takes `secrets` out of a text of a report, in every form the journal takes a

@@ -4,7 +4,8 @@ import type { Headers } from './journal.js';
 import { LastRedaction } from './last-redaction.js';
 import { basicUsername } from './request-match.js';
 import { MAX_ESCAPE_WIDTH, redactForms } from './secret-encodings.js';
-import { type Compiled, compileSecrets, REDACTED } from './secret-forms.js';
+import { type Compiled, REDACTED } from './secret-forms.js';
+import { SecretSet } from './secret-set.js';
 
 export { MIN_SECRET_LENGTH, REDACTED } from './secret-forms.js';
 
@@ -46,6 +47,8 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 export class Redactor {
   private compiled: Compiled | undefined;
   private compiledAt = Number.NaN;
+  /** The secrets' forms, updated by the keys that came or went since the last change. */
+  private readonly secrets = new SecretSet();
   /** A client sends the same credentials on every call: the last one is redacted once. */
   private readonly lastCredentials = new LastRedaction<string, string>(sameText);
   /**
@@ -152,7 +155,7 @@ export class Redactor {
   private current(): Compiled | undefined {
     const revision = this.source.revision();
     if (revision !== this.compiledAt) {
-      this.compiled = compileSecrets(this.source.secrets());
+      this.compiled = this.secrets.update(this.source.secrets());
       this.compiledAt = revision;
     }
     return this.compiled;

@@ -1,6 +1,6 @@
 /**
- * Every form of every secret, compiled once per change of the keys: the regular expressions (or,
- * past a few dozen forms, the index) that find them, and the replacement that takes them out.
+ * The forms of a secret (escaped, inside base64), the index that finds many of them at once, and
+ * the replacement that takes them out; secret-set.ts keeps them for a changing set of secrets.
  */
 
 /** What a secret becomes wherever it was found. */
@@ -21,7 +21,7 @@ export interface Patterns {
   /** The same, to find every place: global, or the index itself past a few dozen forms. */
   readonly each: RegExp | Anchors;
   /** Forms found inside base64: the whole base64 run around them goes. */
-  readonly base64: ReadonlySet<string>;
+  readonly base64: { has(form: string): boolean };
   /**
    * Some secret holds a `+`, which a form or query decoder reads as a space: a decoded text
    * can then spell it with spaces (secret-encodings.ts reads `+` and space alike).
@@ -43,15 +43,15 @@ export interface Compiled {
   readonly longest: number;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const asWire = (text: string) => Buffer.from(text).toString('latin1');
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const asWire = (text: string) => Buffer.from(text).toString('latin1');
 
 /**
  * The parts of base64 that encode nothing but `secret`, at each of the three alignments it can
  * have inside a longer value (`id:key`, `key:id`, the key alone): found in any base64 text that
  * holds the secret, whatever surrounds it.
  */
-function base64Cores(secret: string): string[] {
+export function base64Cores(secret: string): string[] {
   const bytes = Buffer.from(secret);
   const cores: string[] = [];
   for (const offset of [0, 1, 2]) {
@@ -73,7 +73,7 @@ const APOSTROPHES = ['&apos;', '&#39;', '&#x27;', '&#X27;'];
  * or as `\/`, which JSON allows and PHP's encoder writes) or XML-escaped (an apostrophe as any
  * of {@link APOSTROPHES}).
  */
-function escapedForms(secret: string): string[] {
+export function escapedForms(secret: string): string[] {
   const url = urlForm(secret);
   const json = JSON.stringify(secret).slice(1, -1);
   const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -113,49 +113,18 @@ function urlForm(secret: string): string | undefined {
  * V8 tries every alternative at every position, and an index of the forms' first characters
  * keeps the test linear in the string whatever the number of keys.
  */
-const MAX_ALTERNATIVES = 48;
-
-type Mixes = Pick<Patterns, 'plus' | 'mixed'>;
-
-function patterns(plain: Iterable<string>, base64: Iterable<string>, mixes: Mixes): Patterns {
-  const forms = [...new Set([...plain, ...base64])].sort((a, b) => b.length - a.length);
-  const any = tester(forms);
-  const each = any instanceof Anchors ? any : new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-  return { any, each, base64: new Set(base64), ...mixes };
-}
-
-/** One test for any of `forms` (longest first), anywhere in a string (none empty). */
-function tester(forms: readonly string[]): RegExp | Anchors {
-  const indexable = forms.every((form) => form.length >= ANCHOR);
-  return forms.length <= MAX_ALTERNATIVES || !indexable
-    ? new RegExp(forms.map(escapeRegExp).join('|'))
-    : new Anchors(forms);
-}
+export const MAX_ALTERNATIVES = 48;
 
 /** What `encodeURIComponent` never escapes, and the escapes decodeEscapes always decodes. */
-const NOT_URL_SAFE = /[^A-Za-z0-9\-_.!~*'()]+/;
+export const NOT_URL_SAFE = /[^A-Za-z0-9\-_.!~*'()]+/;
 /**
  * A shorter run proves too little to be worth a test (and would keep many keys off the index of
  * {@link Anchors}): with one, every string with an escape is read loosely.
  */
-const MIN_RUN = MIN_SECRET_LENGTH;
-
-/** The prefilter of secrets spelt in a mix (Patterns.mixed) over `secrets` and base64 cores. */
-function mixesOf(secrets: readonly string[], base64: readonly string[]): Mixes {
-  const runs = [...secrets, ...base64].map((form) =>
-    form
-      .split(NOT_URL_SAFE)
-      .reduce((longest, run) => (run.length > longest.length ? run : longest)),
-  );
-  const mixed = runs.some((run) => run.length < MIN_RUN)
-    ? { test: () => true }
-    : // A test finds any run whatever their order (only replacing needs the longest first).
-      tester([...new Set(runs)]);
-  return { plus: secrets.some((secret) => secret.includes('+')), mixed };
-}
+export const MIN_RUN = MIN_SECRET_LENGTH;
 
 /** Every form is at least this long (MIN_SECRET_LENGTH; a base64 core of one is longer). */
-const ANCHOR = MIN_SECRET_LENGTH;
+export const ANCHOR = MIN_SECRET_LENGTH;
 const BASE = 31;
 const TOP = BASE ** (ANCHOR - 1);
 
@@ -222,27 +191,48 @@ interface Anchored {
  */
 export class Anchors {
   private readonly byHash = new Map<number, Anchored[]>();
+  /** Where each form is filed, to take it out again. */
+  private readonly filed = new Map<string, { hash: number; anchored: Anchored }>();
   /** Forms compared with a string so far: the work the index saves, which tests bound. */
   comparisons = 0;
 
-  constructor(forms: readonly string[]) {
+  /** The index of `forms` at once: each anchored where it differs from its nearest neighbours. */
+  constructor(forms: readonly string[] = []) {
     const differs = whereEachDiffers(forms);
-    for (const form of forms) {
-      const last = form.length - ANCHOR;
-      // Where it differs from the forms nearest to it first; else, the emptiest of a few places.
-      const places = [Math.min(differs.get(form)!, last), last, 0, last >> 1, last >> 2];
-      let best = { hash: 0, offset: 0, shared: Number.POSITIVE_INFINITY };
-      for (const offset of places) {
-        const hash = anchorHash(form, offset);
-        const shared = this.byHash.get(hash)?.length ?? 0;
-        if (shared < best.shared) best = { hash, offset, shared };
-        if (shared < FEW_SHARING) break;
-      }
-      const same = this.byHash.get(best.hash);
-      const anchored = { form, offset: best.offset };
-      if (same) same.push(anchored);
-      else this.byHash.set(best.hash, [anchored]);
+    for (const form of forms) this.file(form, differs.get(form)!);
+  }
+
+  /** Files one more form (a new key's), anchored at the emptiest of a few of its places. */
+  add(form: string): void {
+    if (!this.filed.has(form)) this.file(form, form.length - ANCHOR);
+  }
+
+  /** Takes a form out (a key that went). */
+  remove(form: string): void {
+    const filed = this.filed.get(form);
+    if (!filed) return;
+    this.filed.delete(form);
+    const same = this.byHash.get(filed.hash)!;
+    same.splice(same.indexOf(filed.anchored), 1);
+    if (same.length === 0) this.byHash.delete(filed.hash);
+  }
+
+  private file(form: string, differs: number): void {
+    const last = form.length - ANCHOR;
+    // Where it differs from the forms nearest to it first; else, the emptiest of a few places.
+    const places = [Math.min(differs, last), last, 0, last >> 1, last >> 2];
+    let best = { hash: 0, offset: 0, shared: Number.POSITIVE_INFINITY };
+    for (const offset of places) {
+      const hash = anchorHash(form, offset);
+      const shared = this.byHash.get(hash)?.length ?? 0;
+      if (shared < best.shared) best = { hash, offset, shared };
+      if (shared < FEW_SHARING) break;
     }
+    const anchored = { form, offset: best.offset };
+    const same = this.byHash.get(best.hash);
+    if (same) same.push(anchored);
+    else this.byHash.set(best.hash, [anchored]);
+    this.filed.set(form, { hash: best.hash, anchored });
   }
 
   /** Whether any form is anywhere in `value`. */
@@ -281,27 +271,6 @@ export class Anchors {
 }
 
 /**
- * The forms of the secrets long enough to search for; undefined when there are none. `minLength`
- * lowers the bar for one secret the caller must hide whatever its length (verify's key, in its
- * own report); base64 runs shorter than MIN_SECRET_LENGTH are never searched for (they would
- * match any base64).
- */
-export function compileSecrets(
-  source: Iterable<string>,
-  minLength = MIN_SECRET_LENGTH,
-): Compiled | undefined {
-  const secrets = [...new Set(source)].filter((secret) => secret.length >= Math.max(1, minLength));
-  if (secrets.length === 0) return undefined;
-  const plain = secrets.flatMap(escapedForms);
-  const base64 = secrets.flatMap(base64Cores).filter((core) => core.length >= MIN_SECRET_LENGTH);
-  const mixes = mixesOf(secrets, base64);
-  const text = patterns(plain, base64, mixes);
-  const wire = patterns(plain.map(asWire), base64, mixes);
-  const longest = Math.max(...[...plain.map(asWire), ...base64].map((form) => form.length));
-  return { wire, text, longest };
-}
-
-/**
  * Every form replaced by `<redacted>`; a form found inside base64 takes the whole base64 run with
  * it, as the characters around it encode parts of the secret too. Linear: one pass of the
  * regular expression, and each run is widened by a scan.
@@ -337,7 +306,7 @@ export function findSpans(value: string, { each, base64 }: Patterns): number[] {
  * {@link findSpans} by the index: its matches taken as the regular expression would take them
  * (the first by start, the longest there; none that starts inside a span taken).
  */
-function anchoredSpans(value: string, anchors: Anchors, base64: ReadonlySet<string>): number[] {
+function anchoredSpans(value: string, anchors: Anchors, base64: Patterns['base64']): number[] {
   const spans: number[] = [];
   let copied = 0;
   for (const [from, to] of anchors.matches(value)) {

@@ -32,6 +32,8 @@ export interface Credentials {
 const FIRST_FREE_ID = 10000;
 const LAST_FREE_ID = 99999;
 const FREE_ID_DRAWS = 32;
+/** Keys kept redacted after they stopped being one: enough for a suite's stragglers, bounded. */
+const RETIRED_KEYS = 1000;
 
 const UNKNOWN_SERVER_KEY = 'no server has this key, whatever was sent';
 
@@ -45,6 +47,8 @@ export class Store {
   private baseline = new Map<number, TenantSnapshot>();
   /** Tenants made with addTenant(), each at its own seed: reset() keeps them, at that seed. */
   private readonly tenantSeeds = new Map<number, TenantSnapshot>();
+  /** Keys that stopped being one, oldest first (see {@link keys}). */
+  private readonly retired = new Set<string>();
   private readonly options: StoreOptions;
   private keyRevision = 0;
 
@@ -57,10 +61,23 @@ export class Store {
     return this.keyRevision;
   }
 
-  /** Every server's key, as it is now. */
+  /**
+   * Every server's key, as it is now, and the last {@link RETIRED_KEYS} keys that stopped being
+   * one (a server removed, a key regenerated or reset away): a client that still sends such a key
+   * gets 401, and what it sent must be kept out of the journal as a live key is.
+   */
   keys(): string[] {
-    return Array.from(this.tenants.values(), (tenant) => tenant.key);
+    const live = Array.from(this.tenants.values(), (tenant) => tenant.key);
+    return this.retired.size === 0 ? live : [...live, ...this.retired];
   }
+
+  /** Keeps a key that stopped being one, for {@link keys}; the oldest goes past the bound. */
+  private retire(key: string): void {
+    this.retired.delete(key);
+    this.retired.add(key);
+    if (this.retired.size > RETIRED_KEYS) this.retired.delete(this.retired.values().next().value!);
+  }
+
 
   /** True while the fake holds no server: no credentials can be right. */
   get isEmpty(): boolean {
@@ -161,14 +178,19 @@ export class Store {
    */
   removeServer(serverId: number): void {
     checkServerIdType(serverId);
-    if (!this.tenants.delete(serverId)) throw new UnknownServerError(serverId);
+    const removed = this.tenants.get(serverId);
+    if (!removed) throw new UnknownServerError(serverId);
+    this.tenants.delete(serverId);
     this.tenantSeeds.delete(serverId);
+    this.retire(removed.key);
     this.keyRevision += 1;
   }
 
   regenerateKey(serverId: number): string {
     const key = nanoid();
-    this.requireTenant(serverId).key = key;
+    const tenant = this.requireTenant(serverId);
+    this.retire(tenant.key);
+    tenant.key = key;
     this.keyRevision += 1;
     return key;
   }
@@ -188,11 +210,14 @@ export class Store {
   /** The state after creation, and every tenant made with addTenant() at its own seed. */
   reset(): void {
     this.keyRevision += 1;
+    const before = Array.from(this.tenants.values(), (tenant) => tenant.key);
     this.tenants.clear();
     // A tenant may hold the id of a server of the fake's seed that was removed: the tenant wins.
     for (const snapshot of [...this.baseline.values(), ...this.tenantSeeds.values()]) {
       this.tenants.set(snapshot.serverId, Tenant.restore(snapshot));
     }
+    const live = new Set(Array.from(this.tenants.values(), (tenant) => tenant.key));
+    for (const key of before) if (!live.has(key)) this.retire(key);
   }
 
   /** One server back to its seed (a tenant's own, or the fake's), or gone if it had none. */
@@ -200,6 +225,8 @@ export class Store {
     checkServerIdType(serverId);
     this.keyRevision += 1;
     const snapshot = this.tenantSeeds.get(serverId) ?? this.baseline.get(serverId);
+    const old = this.tenants.get(serverId)?.key;
+    if (old !== undefined && old !== snapshot?.key) this.retire(old);
     if (snapshot) {
       this.tenants.set(serverId, Tenant.restore(snapshot));
     } else if (!this.tenants.delete(serverId)) {

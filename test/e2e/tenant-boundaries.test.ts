@@ -201,3 +201,34 @@ it('keeps the credentials of its tenants out of the refusal it answers', async (
   expect(answer.statusCode).toBe(401);
   expect(answer.body).not.toContain(tenant.key);
 });
+
+describe('keys that stopped being one', () => {
+  it("are still kept out of the journal: a closed tenant's, a regenerated one, one reset away", async () => {
+    const closed = await fake.tenant({ key: 'closed-tenant-secret-1111' });
+    await closed.close();
+    const live = await fake.tenant({ key: 'live-tenant-secret-2222' });
+    fake.regenerateKey(live.serverId);
+    const added = fake.addServer({ key: 'added-server-secret-3333' });
+    fake.reset();
+    for (const key of [
+      'closed-tenant-secret-1111',
+      'live-tenant-secret-2222',
+      'added-server-secret-3333',
+    ]) {
+      await fake.inject({
+        url: `/marketing/v1/lists?key=${key}`,
+        headers: { authorization: basic(closed.serverId, key), 'x-echo': key },
+      });
+    }
+    const recorded = JSON.stringify([fake.requests(), fake.requestsHar()]);
+    for (const key of [
+      'closed-tenant-secret-1111',
+      'live-tenant-secret-2222',
+      'added-server-secret-3333',
+    ]) {
+      expect(recorded).not.toContain(key);
+    }
+    expect(recorded).toContain('<redacted>');
+    expect(added.serverId).toBeGreaterThan(0);
+  });
+});

@@ -6,12 +6,8 @@ import {
   mayHoldEscapes,
   redactForms,
 } from '../../src/control/secret-encodings.js';
-import {
-  compileSecrets,
-  MIN_SECRET_LENGTH,
-  REDACTED,
-  replaceAll,
-} from '../../src/control/secret-forms.js';
+import { MIN_SECRET_LENGTH, REDACTED, replaceAll } from '../../src/control/secret-forms.js';
+import { compileSecrets } from '../../src/control/secret-set.js';
 
 // Tests that the mutation run (npm run mutation) asked for: each escape decodeEscapes reads and
 // what it makes of it, and the forms compileSecrets builds, on the functions themselves.
