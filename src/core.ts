@@ -167,6 +167,13 @@ export class Core {
       {
         revision: () => store.keysRevision,
         secrets: () => (adminToken === undefined ? store.keys() : [...store.keys(), adminToken]),
+        // The keys' changes since the redactor last read them: it reads every secret (the admin
+        // token with them) the first time, and when it is too far behind.
+        keyChanges: (position) => {
+          const { keyLedger } = store;
+          const changes = position === undefined ? undefined : keyLedger.changesSince(position);
+          return { position: keyLedger.position, changes };
+        },
       },
       journalBodyLimit,
     );

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import type { KeyChange } from '../domain/key-ledger.js';
 import { parseServerId } from '../domain/rules.js';
 import type { Headers } from './journal.js';
 import { LastRedaction } from './last-redaction.js';
@@ -22,6 +23,15 @@ export interface SecretSource {
   revision(): number;
   /** Every key of the store, and the admin token. */
   secrets(): Iterable<string>;
+  /**
+   * The keys that came or went since `position`, and the position after them; undefined when
+   * they are not known (the redactor then reads every secret). Without it, every change reads
+   * every secret.
+   */
+  keyChanges?(position: number | undefined): {
+    readonly position: number;
+    readonly changes: Iterable<KeyChange> | undefined;
+  };
 }
 
 /** The longest clean string body remembered (UTF-16 units): one answer held, never a large one. */
@@ -49,6 +59,8 @@ export class Redactor {
   private compiledAt = Number.NaN;
   /** The secrets' forms, updated by the keys that came or went since the last change. */
   private readonly secrets = new SecretSet();
+  /** Where the source's changes were last read up to. */
+  private position: number | undefined;
   /** A client sends the same credentials on every call: the last one is redacted once. */
   private readonly lastCredentials = new LastRedaction<string, string>(sameText);
   /**
@@ -155,7 +167,12 @@ export class Redactor {
   private current(): Compiled | undefined {
     const revision = this.source.revision();
     if (revision !== this.compiledAt) {
-      this.compiled = this.secrets.update(this.source.secrets());
+      const read = this.source.keyChanges?.(this.position);
+      this.compiled =
+        read?.changes === undefined
+          ? this.secrets.update(this.source.secrets())
+          : this.secrets.apply(read.changes);
+      this.position = read?.position;
       this.compiledAt = revision;
     }
     return this.compiled;

@@ -150,6 +150,21 @@ export class SecretSet {
     return this.compiled();
   }
 
+  /**
+   * Applies changes one by one (a key that came or went), and answers the forms compiled: the
+   * work is in the changes, whatever the number of secrets held.
+   */
+  apply(
+    changes: Iterable<{ readonly key: string; readonly added: boolean }>,
+  ): Compiled | undefined {
+    for (const { key, added } of changes) {
+      if (key.length < this.minLength) continue;
+      if (added && !this.bySecret.has(key)) this.add(key);
+      else if (!added && this.bySecret.has(key)) this.remove(key);
+    }
+    return this.compiled();
+  }
+
   private add(secret: string): void {
     const forms = formsOf(secret);
     this.computed += 1;

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { nanoid } from 'nanoid';
 import { constantTimeEqual } from './constant-time.js';
 import { InvalidOptionError, ServerExistsError, StateError, UnknownServerError } from './errors.js';
+import { KeyLedger } from './key-ledger.js';
 import type { TenantSnapshot } from './model.js';
 import {
   isoTime,
@@ -32,8 +33,6 @@ export interface Credentials {
 const FIRST_FREE_ID = 10000;
 const LAST_FREE_ID = 99999;
 const FREE_ID_DRAWS = 32;
-/** Keys kept redacted after they stopped being one: enough for a suite's stragglers, bounded. */
-const RETIRED_KEYS = 1000;
 
 const UNKNOWN_SERVER_KEY = 'no server has this key, whatever was sent';
 
@@ -47,8 +46,7 @@ export class Store {
   private baseline = new Map<number, TenantSnapshot>();
   /** Tenants made with addTenant(), each at its own seed: reset() keeps them, at that seed. */
   private readonly tenantSeeds = new Map<number, TenantSnapshot>();
-  /** Keys that stopped being one, oldest first (see {@link keys}). */
-  private readonly retired = new Set<string>();
+  private readonly ledger = new KeyLedger();
   private readonly options: StoreOptions;
   private keyRevision = 0;
 
@@ -61,23 +59,33 @@ export class Store {
     return this.keyRevision;
   }
 
-  /**
-   * Every server's key, as it is now, and the last {@link RETIRED_KEYS} keys that stopped being
-   * one (a server removed, a key regenerated or reset away): a client that still sends such a key
-   * gets 401, and what it sent must be kept out of the journal as a live key is.
-   */
+  /** Every key to redact: the servers' keys now, and the last ones that stopped being one. */
   keys(): string[] {
-    const live = Array.from(this.tenants.values(), (tenant) => tenant.key);
-    return this.retired.size === 0 ? live : [...live, ...this.retired];
+    return [...this.ledger.keys()];
   }
 
-  /** Keeps a key that stopped being one, for {@link keys}; the oldest goes past the bound. */
-  private retire(key: string): void {
-    this.retired.delete(key);
-    this.retired.add(key);
-    if (this.retired.size > RETIRED_KEYS) this.retired.delete(this.retired.values().next().value!);
+  /** The keys to redact and their changes, for a reader that follows them (the redactor). */
+  get keyLedger(): KeyLedger {
+    return this.ledger;
   }
 
+  /** Holds `tenant` under its id, replacing (and releasing the key of) one held before. */
+  private put(tenant: Tenant): void {
+    const before = this.tenants.get(tenant.serverId);
+    if (before === tenant) return;
+    if (before) this.ledger.release(before.key);
+    this.tenants.set(tenant.serverId, tenant);
+    this.ledger.hold(tenant.key);
+  }
+
+  /** Lets go of a server; false when there is none under that id. */
+  private drop(serverId: number): boolean {
+    const before = this.tenants.get(serverId);
+    if (!before) return false;
+    this.tenants.delete(serverId);
+    this.ledger.release(before.key);
+    return true;
+  }
 
   /** True while the fake holds no server: no credentials can be right. */
   get isEmpty(): boolean {
@@ -138,7 +146,7 @@ export class Store {
     }
     const maxContacts = options.maxContacts ?? this.options.defaultMaxContacts;
     checkMaxContacts(maxContacts);
-    this.tenants.set(serverId, new Tenant(serverId, key, maxContacts));
+    this.put(new Tenant(serverId, key, maxContacts));
     this.keyRevision += 1;
     return { serverId, key };
   }
@@ -178,19 +186,17 @@ export class Store {
    */
   removeServer(serverId: number): void {
     checkServerIdType(serverId);
-    const removed = this.tenants.get(serverId);
-    if (!removed) throw new UnknownServerError(serverId);
-    this.tenants.delete(serverId);
+    if (!this.drop(serverId)) throw new UnknownServerError(serverId);
     this.tenantSeeds.delete(serverId);
-    this.retire(removed.key);
     this.keyRevision += 1;
   }
 
   regenerateKey(serverId: number): string {
     const key = nanoid();
     const tenant = this.requireTenant(serverId);
-    this.retire(tenant.key);
+    this.ledger.release(tenant.key);
     tenant.key = key;
+    this.ledger.hold(key);
     this.keyRevision += 1;
     return key;
   }
@@ -210,14 +216,11 @@ export class Store {
   /** The state after creation, and every tenant made with addTenant() at its own seed. */
   reset(): void {
     this.keyRevision += 1;
-    const before = Array.from(this.tenants.values(), (tenant) => tenant.key);
-    this.tenants.clear();
+    for (const serverId of [...this.tenants.keys()]) this.drop(serverId);
     // A tenant may hold the id of a server of the fake's seed that was removed: the tenant wins.
     for (const snapshot of [...this.baseline.values(), ...this.tenantSeeds.values()]) {
-      this.tenants.set(snapshot.serverId, Tenant.restore(snapshot));
+      this.put(Tenant.restore(snapshot));
     }
-    const live = new Set(Array.from(this.tenants.values(), (tenant) => tenant.key));
-    for (const key of before) if (!live.has(key)) this.retire(key);
   }
 
   /** One server back to its seed (a tenant's own, or the fake's), or gone if it had none. */
@@ -225,11 +228,9 @@ export class Store {
     checkServerIdType(serverId);
     this.keyRevision += 1;
     const snapshot = this.tenantSeeds.get(serverId) ?? this.baseline.get(serverId);
-    const old = this.tenants.get(serverId)?.key;
-    if (old !== undefined && old !== snapshot?.key) this.retire(old);
     if (snapshot) {
-      this.tenants.set(serverId, Tenant.restore(snapshot));
-    } else if (!this.tenants.delete(serverId)) {
+      this.put(Tenant.restore(snapshot));
+    } else if (!this.drop(serverId)) {
       throw new UnknownServerError(serverId);
     }
   }
@@ -251,7 +252,7 @@ export class Store {
     for (const contact of plan.contacts) tenant.insertContact(contact);
     for (const content of plan.content) tenant.insertContent(content);
     tenant.raiseNextIds(plan.nextIds);
-    this.tenants.set(tenant.serverId, tenant);
+    this.put(tenant);
     this.keyRevision += 1;
     return { serverId: tenant.serverId, key: tenant.key };
   }
