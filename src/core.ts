@@ -25,6 +25,7 @@ import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
 import {
   loadSeed,
+  PRIVATE_FILE_MODE,
   removeStaleTemporaries,
   unwritableFileProblem,
   writeFailure,
@@ -283,7 +284,7 @@ export class Core {
     }
     const text = `${JSON.stringify(this.exportState(), null, 2)}\n`;
     try {
-      writeFileAtomically(this.stateFile, text);
+      writeFileAtomically(this.stateFile, text, PRIVATE_FILE_MODE);
     } catch (error) {
       throw new StateSaveError(this.stateFile, writeFailure(error));
     }

@@ -41,16 +41,22 @@ export function temporaryFileOf(file: string, pid = process.pid): string {
   return `${file}.${pid}.tmp`;
 }
 
+/** The mode of a file that holds keys (a state file, an imported seed): its owner's alone. */
+export const PRIVATE_FILE_MODE = 0o600;
+
 /**
- * Writes a temporary file next to `file` (`<file>.<pid>.tmp`) and renames it over `file`: a crash
- * never leaves half a file. A process killed mid-write (kill -9) leaves its temporary file, which
+ * Writes a temporary file next to `file` (`<file>.<pid>.tmp`), with `mode` (default 0644; a file
+ * holding keys takes {@link PRIVATE_FILE_MODE}), and renames it over `file`: a crash never leaves
+ * half a file, and the file has its mode from its first byte. A process killed mid-write (kill -9) leaves its temporary file, which
  * the next save, or the next start with this state file, removes ({@link removeStaleTemporaries}).
  */
-export function writeFileAtomically(file: string, text: string): void {
+export function writeFileAtomically(file: string, text: string, mode = 0o644): void {
   removeStaleTemporaries(file);
   const temporary = temporaryFileOf(file);
   try {
-    writeFileSync(temporary, text);
+    // `wx`: a file (or a link) planted at the temporary name is refused, never written through.
+    rmSync(temporary, { force: true });
+    writeFileSync(temporary, text, { mode, flag: 'wx' });
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
+import { PRIVATE_FILE_MODE, writeFileAtomically } from '../files.js';
 import { importSeed } from '../verify/import.js';
 import {
   checkTarget,
@@ -149,7 +151,12 @@ export async function runVerifyCommand(
     if (values.har !== undefined) throw new UsageError('--har goes with verify, not import.');
     if (typeof values.out !== 'string') throw new UsageError('import needs --out <seed.json>.');
     const seed = await importSeed({ ...where, keepKey: values['keep-key'] === true });
-    writeFileSync(values.out, `${JSON.stringify(seed, null, 2)}\n`);
+    // The seed holds the key with --keep-key: the file is its owner's alone either way.
+    writeFileAtomically(
+      resolve(values.out),
+      `${JSON.stringify(seed, null, 2)}\n`,
+      PRIVATE_FILE_MODE,
+    );
     const [server] = seed.servers;
     process.stdout.write(
       `Wrote ${values.out}: ${server?.lists?.length ?? 0} lists, ${server?.customFields?.length ?? 0} custom fields, ${server?.content?.length ?? 0} content items.\n` +

@@ -1,5 +1,6 @@
 import { open, rename, rm } from 'node:fs/promises';
 import type { HarEntry } from '../control/har.js';
+import { removeStaleTemporaries, temporaryFileOf } from '../files.js';
 import { PACKAGE_VERSION } from '../version.js';
 
 const TAIL = Buffer.from('\n]}}\n');
@@ -35,6 +36,8 @@ export class HarFile {
     previous: readonly unknown[] = [],
     private readonly onError: (error: Error) => void = () => {},
   ) {
+    // A recording killed mid-write (kill -9) left its temporary file next to the HAR.
+    removeStaleTemporaries(path);
     const head = `{"log":{"version":"1.2","creator":${JSON.stringify({
       name: 'fake-marketing-server record',
       version: PACKAGE_VERSION,
@@ -100,7 +103,7 @@ export class HarFile {
   }
 
   private async replace(body: Buffer): Promise<void> {
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    const temporary = temporaryFileOf(this.path);
     try {
       const handle = await open(temporary, 'w');
       try {

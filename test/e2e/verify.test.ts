@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -158,6 +158,8 @@ describe('the verify and import commands, over HTTPS through the CLI', () => {
       expect(imported.code).toBe(0);
       expect(imported.stdout).toContain('No contacts: the API cannot list them.');
       expect(readFileSync(seedFile, 'utf8')).not.toContain(key);
+      // A seed can hold the key (--keep-key): the file is its owner's alone.
+      expect(statSync(seedFile).mode & 0o777).toBe(0o600);
     } finally {
       sandbox.child.kill('SIGTERM');
       await sandbox.exited;
