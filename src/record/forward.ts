@@ -252,9 +252,21 @@ function send(
       agent: route.agent,
       timeout: route.timeoutMs,
     });
-    req.on('response', resolve);
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    req.on('error', reject);
+    // The whole answer, not only each silence, must come within the time: an upstream that drips
+    // a byte a second is never silent for long, and would hold the client for ever.
+    let answer: IncomingMessage | undefined;
+    const timeout = () => Object.assign(new Error('timeout'), { code: 'TIMEOUT' });
+    const deadline = setTimeout(() => (answer ?? req).destroy(timeout()), route.timeoutMs);
+    req.on('response', (response: IncomingMessage) => {
+      answer = response;
+      response.once('close', () => clearTimeout(deadline));
+      resolve(response);
+    });
+    req.on('timeout', () => req.destroy(timeout()));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     req.end(exchange.requestBody.length > 0 ? exchange.requestBody : undefined);
   });
 }
@@ -262,7 +274,7 @@ function send(
 function describeError(error: NodeJS.ErrnoException, route: Route): string {
   const where = route.upstream.origin;
   if (error.code === 'TIMEOUT')
-    return `upstream ${where} gave no answer within ${route.timeoutMs} ms`;
+    return `upstream ${where} gave no whole answer within ${route.timeoutMs} ms`;
   return `upstream ${where} could not be reached: ${error.code ? `${error.code} ` : ''}${error.message}`;
 }
 

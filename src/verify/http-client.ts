@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { readBounded } from '../answer-limit.js';
 
@@ -64,6 +64,8 @@ export function send(target: Target, call: Call): Promise<Answer> {
         timeout: target.timeoutMs ?? 15_000,
       },
       (res) => {
+        answer = res;
+        res.once('close', () => clearTimeout(deadline));
         readBounded(
           res,
           res.headers['content-length'],
@@ -80,10 +82,19 @@ export function send(target: Target, call: Call): Promise<Answer> {
         );
       },
     );
-    req.on('timeout', () =>
-      req.destroy(new Error(`no answer within ${target.timeoutMs ?? 15_000} ms`)),
+    const limit = target.timeoutMs ?? 15_000;
+    // The whole answer, not only each silence, must come within the time: a service that drips a
+    // byte a second is never silent for long.
+    let answer: IncomingMessage | undefined;
+    const deadline = setTimeout(
+      () => (answer ?? req).destroy(new Error(`no whole answer within ${limit} ms`)),
+      limit,
     );
-    req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${limit} ms`)));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     req.end(payload);
   });
 }

@@ -197,7 +197,7 @@ async function runCheck(
       result.status = 'error';
       // No answer at all (a socket error or the time-out) is an outage; anything else is a bug.
       const { code, message } = error as { code?: unknown; message?: string };
-      if (typeof code === 'string' || /^no answer within/.test(message ?? '')) {
+      if (typeof code === 'string' || /^no (whole )?answer within/.test(message ?? '')) {
         const problem = transportProblem(options, error);
         result.got = `${problem.problem}; ${problem.fix}`;
       } else {

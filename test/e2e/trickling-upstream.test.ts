@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecorder } from '../../src/index.js';
+import { send } from '../../src/verify/http-client.js';
+
+/**
+ * A service that drips its answer, a byte every 50 ms, without end: never silent long enough for
+ * an idle time-out. verify, import (both through verify's client) and record give up on the whole
+ * answer at their time-out, and say so.
+ */
+let trickler: Server;
+let origin: string;
+const folder = mkdtempSync(join(tmpdir(), 'trickle-'));
+
+beforeAll(async () => {
+  trickler = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const drip = setInterval(() => res.write(' '), 50);
+    res.on('close', () => clearInterval(drip));
+  });
+  await new Promise<void>((resolve) => trickler.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(trickler.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  trickler.closeAllConnections();
+  await new Promise((resolve) => trickler.close(resolve));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('an answer that trickles without end', () => {
+  it("verify's and import's client gives up on the whole answer at its time-out", async () => {
+    const target = {
+      baseUrl: `${origin}/marketing/v1`,
+      serverId: 12345,
+      key: 'trickle-key-123',
+      timeoutMs: 400,
+    };
+    await expect(send(target, { method: 'GET', path: '/lists' })).rejects.toThrow(
+      'no whole answer within 400 ms',
+    );
+  });
+
+  it('record gives its client a 502 naming the time-out, and records it', async () => {
+    const out = join(folder, 'trickle.har');
+    const recorder = await startRecorder({
+      upstream: origin,
+      out,
+      https: false,
+      upstreamTimeoutMs: 400,
+    });
+    try {
+      const answer = await fetch(`${recorder.baseUrl}/lists`);
+      expect(answer.status).toBe(502);
+      expect(await answer.text()).toContain('gave no whole answer within 400 ms');
+    } finally {
+      await recorder.close();
+    }
+    const har = JSON.parse(readFileSync(out, 'utf8'));
+    expect(har.log.entries[0].comment).toContain('gave no whole answer within 400 ms');
+  });
+});
