@@ -13,6 +13,8 @@ import { RecorderOptionError } from './recorder-error.js';
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
   'proxy-connection',
   'te',
   'trailer',
@@ -278,10 +280,22 @@ function describeError(error: NodeJS.ErrnoException, route: Route): string {
   return `upstream ${where} could not be reached: ${error.code ? `${error.code} ` : ''}${error.message}`;
 }
 
+/**
+ * The headers a proxy passes on: not the hop-by-hop ones, nor those the message's own
+ * `Connection` names (RFC 9110 7.6.1), nor the credentials meant for this proxy
+ * (`Proxy-Authorization`, which the recorder never asks for).
+ */
 function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== ''),
+  );
   const copy: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (!HOP_BY_HOP.has(name) && value !== undefined) copy[name] = value;
+    if (HOP_BY_HOP.has(name) || named.has(name) || value === undefined) continue;
+    copy[name] = value;
   }
   return copy;
 }

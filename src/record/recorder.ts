@@ -12,7 +12,7 @@ import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 import { toHarEntry } from '../control/har.js';
 import { HostAllowList } from '../control/host-allow-list.js';
 import { journalEntryOf } from '../control/journal.js';
-import { Redactor } from '../control/redact.js';
+import { REDACTED, Redactor } from '../control/redact.js';
 import { readTextFile } from '../files.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
@@ -230,10 +230,10 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     format: 'json' as const,
     status: exchange.status,
     fault: undefined,
-    requestHeaders: exchange.requestHeaders,
+    requestHeaders: withoutCookieValues(exchange.requestHeaders),
     // An upstream (or a gateway) can echo the credentials in an answer's header: the answer's
     // headers get the request's redaction, `Authorization`-like ones included.
-    responseHeaders: redactor.requestHeaders(exchange.responseHeaders),
+    responseHeaders: redactor.requestHeaders(withoutCookieValues(exchange.responseHeaders)),
   });
   const response = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
   const entry = toHarEntry(
@@ -246,6 +246,36 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     entry.comment = response.tooLarge;
   }
   return entry;
+}
+
+/**
+ * Cookies are a session's credentials (the service's own, or a gateway's): the HAR keeps their
+ * names, for what a client sent, and never their values. `Cookie: a=1; b=2` becomes
+ * `a=<redacted>; b=<redacted>`; each `Set-Cookie` keeps its name and attributes.
+ */
+function withoutCookieValues<H extends Record<string, string | string[] | number | undefined>>(
+  headers: H,
+): H {
+  const { cookie, 'set-cookie': setCookie } = headers;
+  if (cookie === undefined && setCookie === undefined) return headers;
+  const copy: Record<string, unknown> = { ...headers };
+  const hide = (pair: string) => {
+    const equals = pair.indexOf('=');
+    return equals === -1 ? pair : `${pair.slice(0, equals)}=${REDACTED}`;
+  };
+  if (typeof cookie === 'string') {
+    copy.cookie = cookie
+      .split(';')
+      .map((pair) => hide(pair.trim()))
+      .join('; ');
+  }
+  if (setCookie !== undefined) {
+    copy['set-cookie'] = [setCookie].flat().map((line) => {
+      const [first = '', ...attributes] = String(line).split(';');
+      return [hide(first.trim()), ...attributes].join(';');
+    });
+  }
+  return copy as H;
 }
 
 function queryOf(text: string): Record<string, string | string[]> {

@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecorder } from '../../src/index.js';
+
+/**
+ * What the recorder passes on and what it writes down of headers: it is a proxy, so it drops
+ * the headers a message's Connection names and the credentials meant for a proxy (RFC 9110
+ * 7.6.1); cookies are a session's credentials, so the HAR keeps their names, never their values.
+ */
+let upstream: Server;
+let origin: string;
+let received: IncomingHttpHeaders = {};
+const folder = mkdtempSync(join(tmpdir(), 'record-headers-'));
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    received = req.headers;
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'set-cookie': ['sid=s3cr3t-session-value; Path=/; HttpOnly', 'theme=dark'],
+    });
+    res.end('[]');
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  upstream.closeAllConnections();
+  await new Promise((resolve) => upstream.close(resolve));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function get(url: string, headers: Record<string, string>): Promise<IncomingHttpHeaders> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.headers));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the recorder and headers', () => {
+  it("passes on neither what Connection names nor a proxy's credentials, and keeps no cookie value", async () => {
+    const out = join(folder, 'headers.har');
+    const recorder = await startRecorder({ upstream: origin, out, https: false });
+    let answered: IncomingHttpHeaders;
+    try {
+      answered = await get(`${recorder.baseUrl}/lists`, {
+        connection: 'keep-alive, x-hop-secret',
+        'x-hop-secret': 'only-for-the-next-hop',
+        'proxy-authorization': 'Basic cHJveHk6cHJveHktcGFzc3dvcmQ=',
+        cookie: 'session=abc123-cookie-value; theme=light',
+        'x-kept': 'yes',
+      });
+    } finally {
+      await recorder.close();
+    }
+    expect(received['x-hop-secret']).toBeUndefined();
+    expect(received['proxy-authorization']).toBeUndefined();
+    expect(received['x-kept']).toBe('yes');
+    // The client's session goes on: cookies pass both ways as they are.
+    expect(received.cookie).toBe('session=abc123-cookie-value; theme=light');
+    expect(answered['set-cookie']).toEqual([
+      'sid=s3cr3t-session-value; Path=/; HttpOnly',
+      'theme=dark',
+    ]);
+    const text = readFileSync(out, 'utf8');
+    for (const secret of [
+      'abc123-cookie-value',
+      's3cr3t-session-value',
+      'cHJveHk6',
+      'only-for-the-next-hop',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    const [entry] = JSON.parse(text).log.entries;
+    const header = (list: { name: string; value: string }[], name: string) =>
+      list.filter((one) => one.name.toLowerCase() === name).map((one) => one.value);
+    expect(header(entry.request.headers, 'cookie')).toEqual([
+      'session=<redacted>; theme=<redacted>',
+    ]);
+    expect(header(entry.response.headers, 'set-cookie')).toEqual([
+      'sid=<redacted>; Path=/; HttpOnly',
+      'theme=<redacted>',
+    ]);
+  });
+});
