@@ -9,6 +9,7 @@ import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { tlsPairProblem } from './cli/tls-files.js';
 import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
 import { unwritableFileProblem } from './files.js';
+import { printable } from './printable.js';
 import type { FakeMarketingServer } from './server.js';
 import { PACKAGE_VERSION } from './version.js';
 
@@ -24,7 +25,8 @@ const DEFAULT_SEED = join(PACKAGE_ROOT, 'fixtures', 'default.json');
 const REPEAT_WINDOW_MS = 1000;
 
 function fail(message: string, code: number): never {
-  process.stderr.write(`fake-marketing-server: ${message}\n`);
+  // A message can quote what a service answered: never its terminal escapes raw.
+  process.stderr.write(`fake-marketing-server: ${printable(message)}\n`);
   process.exit(code);
 }
 

@@ -1,4 +1,5 @@
 import { escapeXml } from '../http/xml.js';
+import { printable } from '../printable.js';
 import type { CheckResult, VerifyReport } from './verify.js';
 
 const MARK = { pass: 'PASS', fail: 'FAIL', skipped: 'SKIP', error: 'ERROR' } as const;
@@ -23,6 +24,10 @@ function detail(result: CheckResult): string[] {
 
 /** The report as text for a terminal. */
 export function reportText(report: VerifyReport): string {
+  return printable(textOf(report));
+}
+
+function textOf(report: VerifyReport): string {
   const lines = [`Conformance of ${report.baseUrl} (server ${report.serverId}):`, ''];
   if (report.couldNotRun) {
     lines.push(
@@ -79,13 +84,16 @@ export function reportJunit(report: VerifyReport): string {
   }
   const errors = report.errors + (report.couldNotRun ? 1 : 0);
   const counts = `tests="${cases.length}" failures="${report.failed}" errors="${errors}" skipped="${report.skipped}"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites ${counts}>`,
-    `  <testsuite name="marketing-api conformance" ${counts}>`,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  // XML 1.0 holds no control character but line breaks and tabs: a service's are shown escaped.
+  return printable(
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuites ${counts}>`,
+      `  <testsuite name="marketing-api conformance" ${counts}>`,
+      ...cases,
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ].join('\n'),
+  );
 }
