@@ -86,7 +86,7 @@ describe('record: credentials echoed in response headers (attack 5, finding 1)',
     const recorder = await startRecorder({ upstream: upstreamUrl, out, https: false });
     const { text } = await exchange(
       { url: recorder.url, ca: undefined },
-      `GET /marketing/v1/lists HTTP/1.1\r\nHost: x\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`,
+      `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`,
     );
     await recorder.close();
     // The client itself gets the answer unchanged: only the file is redacted.
@@ -108,7 +108,7 @@ describe('record: credentials echoed in response headers (attack 5, finding 1)',
       const recorder = await startRecorder({ upstream: upstreamUrl, out, https: false });
       await exchange(
         { url: recorder.url, ca: undefined },
-        `GET /marketing/v1/lists HTTP/1.1\r\nHost: x\r\nX-Non-Ascii: 1\r\n${line}\r\nConnection: close\r\n\r\n`,
+        `GET /marketing/v1/lists HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Non-Ascii: 1\r\n${line}\r\nConnection: close\r\n\r\n`,
       );
       await recorder.close();
       const har = readFileSync(out, 'utf8');

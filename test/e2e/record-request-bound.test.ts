@@ -38,7 +38,7 @@ describe('record: a request body past 32 MiB', () => {
     const recorder = await startRecorder({ upstream: upstreamUrl, out, https: false });
     const { text, closed } = await exchange(
       { url: recorder.url, ca: undefined },
-      `PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${MAX_ANSWER_BYTES + 1}\r\n\r\n{`,
+      `PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${MAX_ANSWER_BYTES + 1}\r\n\r\n{`,
     );
     await recorder.close();
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
@@ -57,7 +57,7 @@ describe('record: a request body past 32 MiB', () => {
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     socket.on('error', () => {});
     socket.write(
-      'PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+      'PUT /marketing/v1/lists/1/contacts HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n',
     );
     // Up to twice the bound: without it the recorder would read all of it.
     while (!socket.destroyed && sent < 2 * MAX_ANSWER_BYTES) {
