@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { jsonDepthExceeds, MAX_SHOWN_DEPTH } from '../control/journal-body.js';
 
 type Fxp = typeof import('fast-xml-parser');
 
@@ -42,8 +43,9 @@ function xmlReader() {
 }
 
 /**
- * A recorded body the XML parser gave up on although it is well-formed (nested deeper than the
- * parser goes): the HAR cannot be replayed, and the caller names the entry.
+ * A recorded body no reader can walk: XML the parser gave up on although it is well-formed, or
+ * JSON nested deeper than {@link MAX_SHOWN_DEPTH} levels. The HAR cannot be replayed, and the
+ * caller names the entry.
  */
 export class UnreadableBodyError extends Error {
   override name = 'UnreadableBodyError';
@@ -65,6 +67,13 @@ export function parseBody(contentType: string, text: string | undefined): Parsed
   const first = text.trimStart()[0];
   const json = type.endsWith('json') || (!type.endsWith('xml') && (first === '{' || first === '['));
   if (json) {
+    // Parsed, it would overflow the stack of every reader that walks it (comparing, showing): the
+    // service's answers nest a few levels, so such a body makes the HAR one replay cannot read.
+    if (jsonDepthExceeds(text, MAX_SHOWN_DEPTH)) {
+      throw new UnreadableBodyError(
+        `a JSON body nests deeper than ${MAX_SHOWN_DEPTH} levels, which no reader can walk without overflowing its stack`,
+      );
+    }
     try {
       return { kind: 'json', value: JSON.parse(text) as unknown };
     } catch {

@@ -45,6 +45,7 @@ const har = (...entries: unknown[]) => ({
 });
 const ok = entry('GET', LISTS, 'application/json', '[]');
 const DEEP = `${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}`;
+const DEEP_JSON = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
 
 const CASES: [string, object, RegExp, object?][] = [
   [
@@ -57,6 +58,16 @@ const CASES: [string, object, RegExp, object?][] = [
     har(ok, ok, entry('GET', LISTS, 'application/xml', DEEP)),
     /^entry 2: its XML body cannot be read: /,
     { seed: { servers: [{ serverId: 12345 }] } },
+  ],
+  [
+    'a JSON answer nested 100,000 deep (it overflowed the stack when compared)',
+    har(ok, entry('GET', LISTS, 'application/json', DEEP_JSON)),
+    /^entry 1: a JSON body nests deeper than 100 levels/,
+  ],
+  [
+    'the same inside an object',
+    har(entry('GET', LISTS, 'application/json', `{"x":${DEEP_JSON}}`)),
+    /^entry 0: a JSON body nests deeper than 100 levels/,
   ],
   [
     'a method with a space',
@@ -83,7 +94,7 @@ describe('replay: bad entries are a bad HAR (attack 5, finding 7)', () => {
   it('the CLI exits 2 with the entry index and no stack trace', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'replay-bad-'));
     try {
-      for (const [, document, message] of CASES.slice(0, 3)) {
+      for (const [, document, message] of CASES.slice(0, 5)) {
         const file = join(folder, 'bad.har');
         writeFileSync(file, JSON.stringify(document));
         const cli = spawnCli(['replay', file]);
