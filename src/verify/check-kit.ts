@@ -1,3 +1,4 @@
+import { jsonDepthExceeds } from '../control/journal-body.js';
 import type { Answer, Call } from './http-client.js';
 import { readXml, type XmlElement } from './xml-read.js';
 
@@ -103,8 +104,15 @@ export function expectRefused(answer: Answer, what = '') {
   }
 }
 
+/**
+ * The service's answers nest a few levels: one nested deeper is read as not JSON, since walking
+ * it (comparing, showing) would overflow the stack.
+ */
+const MAX_ANSWER_DEPTH = 100;
+
 /** The JSON of an answer, or undefined when the body is not JSON (for finding, not judging). */
 export function tryJson(answer: Answer): unknown {
+  if (jsonDepthExceeds(answer.body, MAX_ANSWER_DEPTH)) return undefined;
   try {
     return JSON.parse(answer.body);
   } catch {
@@ -114,6 +122,13 @@ export function tryJson(answer: Answer): unknown {
 
 /** The JSON of an answer; throws a mismatch when the body is not JSON. */
 export function jsonOf(answer: Answer, what = ''): unknown {
+  if (jsonDepthExceeds(answer.body, MAX_ANSWER_DEPTH)) {
+    throw new Mismatch(
+      `${what}a JSON body`,
+      `${what}JSON nested deeper than ${MAX_ANSWER_DEPTH} levels`,
+      answer,
+    );
+  }
   try {
     return JSON.parse(answer.body);
   } catch {

@@ -7,11 +7,17 @@ export interface XmlElement {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+/** A character reference to no character (past U+10FFFF): the document is not well-formed. */
+class NoSuchCharacter extends Error {}
+
 function decode(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, entity: string) => {
     if (entity[0] === '#') {
       const code =
-        entity[1] === 'x' ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1));
+        entity[1]?.toLowerCase() === 'x'
+          ? Number.parseInt(entity.slice(2), 16)
+          : Number(entity.slice(1));
+      if (!(code <= 0x10ffff)) throw new NoSuchCharacter();
       return String.fromCodePoint(code);
     }
     return ENTITIES[entity] ?? all;
@@ -27,6 +33,15 @@ const localName = (qualified: string) => qualified.slice(qualified.indexOf(':') 
  * because the checks need element order and nothing else (no dependency for the package).
  */
 export function readXml(text: string): XmlElement | undefined {
+  try {
+    return readWellFormed(text);
+  } catch (error) {
+    if (error instanceof NoSuchCharacter) return undefined;
+    throw error;
+  }
+}
+
+function readWellFormed(text: string): XmlElement | undefined {
   const body = text.replace(/^\uFEFF/, '');
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;

@@ -35,6 +35,15 @@ describe("verify's XML reader", () => {
     expect(readXml(text)).toBeUndefined();
   });
 
+  it.each([
+    ['a reference past U+10FFFF', '<A>&#x110000;</A>', undefined],
+    ['a decimal one past it', '<A>&#1114112;</A>', undefined],
+    ['an upper-case X reference', '<A>&#X41;</A>', 'A'],
+  ])('reads %s as XML allows (never throws)', (_what, text, wanted) => {
+    const root = readXml(text);
+    expect(root?.text).toBe(wanted);
+  });
+
   // A tag read one way only: with `\s+` before a lazy attribute run, a run of spaces with no `>`
   // was split in every way (55 s of CPU for 256 Ki spaces; days at the 32 MiB answer limit).
   // The loose bound is the test's time-out, far above the milliseconds this takes.
@@ -65,4 +74,18 @@ describe('ISO 8601 UTC', () => {
     '2026-13-45T10:00:00Z',
     1763892000000,
   ])('refuses %s', (text) => expect(isIsoUtc(text)).toBe(false));
+});
+
+describe("verify's JSON reading of an answer", () => {
+  const answer = (body: string) => ({ status: 200, contentType: 'application/json', body });
+  const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+
+  it('reads JSON nested a million deep as not JSON, a drift, never a crash of verify', async () => {
+    const { jsonOf, tryJson } = await import('../../src/verify/check-kit.js');
+    expect(tryJson(answer(deep))).toBeUndefined();
+    expect(() => jsonOf(answer(deep), 'GET /lists: ')).toThrow(
+      expect.objectContaining({ name: 'Mismatch' }),
+    );
+    expect(jsonOf(answer('[[1]]'))).toEqual([[1]]);
+  });
 });
