@@ -32,6 +32,7 @@ import {
   writeFileAtomically,
 } from './files.js';
 import { createServerView, type ServerView } from './server-view.js';
+import { stateJson } from './state-json.js';
 
 /** Options of {@link createFakeMarketingServer}. */
 export interface FakeMarketingServerOptions {
@@ -80,6 +81,11 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Ends the wait early: it rejects with the signal's reason, and no longer counts as pending. */
   signal?: AbortSignal;
+}
+
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield '\n';
 }
 
 function wholeNumberOption(value: number | undefined, name: string, fallback: number): number {
@@ -282,9 +288,9 @@ export class Core {
         'No state file: create the fake with the stateFile option to save its state.',
       );
     }
-    const text = `${JSON.stringify(this.exportState(), null, 2)}\n`;
+    const state = this.exportState();
     try {
-      writeFileAtomically(this.stateFile, text, PRIVATE_FILE_MODE);
+      writeFileAtomically(this.stateFile, withNewline(stateJson(state, true)), PRIVATE_FILE_MODE);
     } catch (error) {
       throw new StateSaveError(this.stateFile, writeFailure(error));
     }

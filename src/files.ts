@@ -1,4 +1,14 @@
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SeedError } from './domain/errors.js';
 import type { Seed } from './domain/seed-types.js';
@@ -50,13 +60,27 @@ export const PRIVATE_FILE_MODE = 0o600;
  * half a file, and the file has its mode from its first byte. A process killed mid-write (kill -9) leaves its temporary file, which
  * the next save, or the next start with this state file, removes ({@link removeStaleTemporaries}).
  */
-export function writeFileAtomically(file: string, text: string, mode = 0o644): void {
+export function writeFileAtomically(
+  file: string,
+  text: string | Iterable<string>,
+  mode = 0o644,
+): void {
   removeStaleTemporaries(file);
   const temporary = temporaryFileOf(file);
   try {
     // `wx`: a file (or a link) planted at the temporary name is refused, never written through.
     rmSync(temporary, { force: true });
-    writeFileSync(temporary, text, { mode, flag: 'wx' });
+    if (typeof text === 'string') {
+      writeFileSync(temporary, text, { mode, flag: 'wx' });
+    } else {
+      // In pieces: a text past the longest string V8 holds (a very large state) is never one.
+      const descriptor = openSync(temporary, 'wx', mode);
+      try {
+        for (const piece of text) writeSync(descriptor, piece);
+      } finally {
+        closeSync(descriptor);
+      }
+    }
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });

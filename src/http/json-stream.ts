@@ -38,3 +38,23 @@ function* chunks(
   }
   yield pending + tail;
 }
+
+/**
+ * Text given in pieces, as a stream of chunks of about {@link CHUNK} characters: the pieces are
+ * taken only when the socket wants more, and no chunk holds more than a piece past CHUNK.
+ */
+export function textStream(pieces: Iterable<string>): Readable {
+  return Readable.from(batched(pieces), { objectMode: false });
+}
+
+function* batched(pieces: Iterable<string>): Generator<string> {
+  let pending = '';
+  for (const piece of pieces) {
+    if (pending.length > 0 && pending.length + piece.length > CHUNK) {
+      yield pending;
+      pending = '';
+    }
+    pending += piece;
+  }
+  if (pending.length > 0) yield pending;
+}

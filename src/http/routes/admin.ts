@@ -3,8 +3,9 @@ import { harFrame, toHarEntry } from '../../control/har.js';
 import { MAX_WAITS } from '../../control/journal.js';
 import { ApiError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
+import { stateJson } from '../../state-json.js';
 import { INSPECTOR_PAGE, INSPECTOR_POLICY } from '../inspector-page.js';
-import { jsonStream } from '../json-stream.js';
+import { jsonStream, textStream } from '../json-stream.js';
 import { JSON_TYPE } from '../negotiate.js';
 import { CONTENTS } from '../representations.js';
 import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
@@ -106,7 +107,9 @@ export const ADMIN_ROUTES: readonly Route[] = [
     path: `${ADMIN_PREFIX}/state`,
     summary: 'The whole state, as a seed.',
     status: 200,
-    handle: ({ core }) => core.exportState(),
+    // Streamed: a state past the longest string V8 holds (about 512 MiB) is never one string.
+    handle: ({ core }) =>
+      new Rendered(JSON_TYPE.contentType, textStream(stateJson(core.exportState()))),
   }),
   route({
     ...common,
