@@ -76,7 +76,9 @@ function rawGet(url: string): Promise<{ status: number; body: Buffer }> {
     get(url, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }),
+      );
     }).on('error', reject);
   });
 }
