@@ -178,8 +178,12 @@ export class Journal {
   private readonly clock: () => number;
   /** See {@link Journal.messageBudget}: the budget, and when (by `clock`) it was given. */
   private timeoutBudget: { budget: FilterBudget; since: number } | undefined;
-  /** See {@link Journal.scanBudget}: the budget of first scans, and when it was given. */
-  private firstScans: { budget: FilterBudget; since: number } | undefined;
+  /**
+   * See {@link Journal.scanBudget}: the budget of first scans, and when it was given, per server
+   * a tenant's waits look at (a tenant's costly waits never spend another's), and one for the
+   * fake-wide waits (key -1).
+   */
+  private readonly firstScans = new Map<number, { budget: FilterBudget; since: number }>();
 
   /**
    * `compile` is {@link compileFilter} and `clock` milliseconds from a monotonic clock; a test may
@@ -276,7 +280,7 @@ export class Journal {
     // all, not each (they held the event loop for seconds). From here on, only new entries are
     // tested.
     // Only a body filter spends steps: the others test what is known without them.
-    const budget = compiled.needsEntry ? this.scanBudget() : filterBudget();
+    const budget = compiled.needsEntry ? this.scanBudget(scope?.serverId ?? -1) : filterBudget();
     const before = budget.steps;
     if (before <= 0) return Promise.reject(scansSpent());
     const found = matching(this.ordered(), compiled, budget).next();
@@ -329,15 +333,22 @@ export class Journal {
   }
 
   /**
-   * What the first scans of the waits asked now may spend, shared by every wait asked within
-   * {@link MESSAGE_BUDGET_MS} of the first: one read's {@link MAX_FILTER_STEPS} per window.
+   * What the first scans of the waits asked now may spend, shared by every wait of the same
+   * owner (a tenant's server, or the fake-wide waits) asked within {@link MESSAGE_BUDGET_MS} of
+   * the first: one read's {@link MAX_FILTER_STEPS} per window and owner.
    */
-  private scanBudget(): FilterBudget {
+  private scanBudget(owner: number): FilterBudget {
     const now = this.clock();
-    if (this.firstScans === undefined || now - this.firstScans.since >= MESSAGE_BUDGET_MS) {
-      this.firstScans = { budget: filterBudget(), since: now };
+    let window = this.firstScans.get(owner);
+    if (window === undefined || now - window.since >= MESSAGE_BUDGET_MS) {
+      // Windows past their second are dropped as new ones open: at most one per server asking.
+      for (const [key, old] of this.firstScans) {
+        if (now - old.since >= MESSAGE_BUDGET_MS) this.firstScans.delete(key);
+      }
+      window = { budget: filterBudget(), since: now };
+      this.firstScans.set(owner, window);
     }
-    return this.firstScans.budget;
+    return window.budget;
   }
 
   /**

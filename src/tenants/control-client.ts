@@ -59,19 +59,32 @@ export class ControlClient {
     timeoutMs = this.timeoutMs,
   ): Promise<Answer> {
     const { request } = this.clients.undici();
-    const response = await request(`${this.origin}${path}`, {
-      method: method as 'GET',
-      headers,
-      ...(body === undefined ? {} : { body }),
-      dispatcher: this.clients.agent(),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    return {
-      status: response.statusCode,
-      headers: response.headers as Answer['headers'],
-      text: await response.body.text(),
-    };
+    // The whole answer within the time, not only each part of it: a server that drips its answer
+    // is given up on all the same.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await request(`${this.origin}${path}`, {
+        method: method as 'GET',
+        headers,
+        ...(body === undefined ? {} : { body }),
+        dispatcher: this.clients.agent(),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: deadline,
+      });
+      return {
+        status: response.statusCode,
+        headers: response.headers as Answer['headers'],
+        text: await boundedText(response.body, `${method} ${path}`, this.origin),
+      };
+    } catch (error) {
+      if (deadline.aborted) {
+        throw new StateError(
+          `${this.origin} gave no whole answer to ${method} ${path} within ${timeoutMs} ms.`,
+        );
+      }
+      throw error;
+    }
   }
 
   /** A control call: JSON in and out; a 4xx or 5xx rejects with the matching typed error. */
@@ -84,6 +97,8 @@ export class ControlClient {
       errors?: ErrorKind;
       /** How long the fake may take to answer: a long poll's own time-out and more. */
       timeoutMs?: number;
+      /** What the answer's JSON must be; default an object. */
+      shape?: 'object' | 'array';
     } = {},
   ): Promise<T> {
     const headers: Record<string, string> = {};
@@ -105,15 +120,52 @@ export class ControlClient {
       throw notTheFake(this.origin, `${method} ${path} answered ${answer.status}`);
     }
     if (answer.status === 204) return undefined as T;
+    let parsed: unknown;
     try {
-      return JSON.parse(answer.text) as T;
+      parsed = JSON.parse(answer.text);
     } catch {
       throw notTheFake(
         this.origin,
         `${method} ${path} answered ${answer.status} with a body that is not JSON`,
       );
     }
+    const shape = options.shape ?? 'object';
+    if (shape === 'array' ? !Array.isArray(parsed) : !isObject(parsed)) {
+      throw notTheFake(
+        this.origin,
+        `${method} ${path} answered ${shape === 'array' ? 'no list' : 'no object'}`,
+      );
+    }
+    return parsed as T;
   }
+}
+
+/**
+ * The longest answer read: a journal of 1,000 exchanges with two 64 KiB bodies each, as JSON, is
+ * far below it; a server that sends more is not a fake's control API.
+ */
+const MAX_ANSWER_BYTES = 512 * 1024 * 1024;
+
+async function boundedText(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  what: string,
+  origin: string,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy();
+      throw notTheFake(origin, `${what} answered more than ${MAX_ANSWER_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** How long a control call may wait for the fake's answer, but a long poll. */
@@ -170,7 +222,8 @@ function refusal(answer: Answer, kind: ErrorKind, path: string): Error {
 function messageOf(text: string): string | undefined {
   try {
     const { message } = JSON.parse(text) as { message?: unknown };
-    return typeof message === 'string' ? message : undefined;
+    // A fake's messages are a line or two: a longer one is cut, never held whole in an error.
+    return typeof message === 'string' ? message.slice(0, 2000) : undefined;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@ import { toHar } from '../control/har.js';
 import type { Core } from '../core.js';
 import { StateError } from '../domain/errors.js';
 import type { TenantSeed } from '../domain/seed-types.js';
+import type { ServerView } from '../server-view.js';
 import {
   basicAuthorization,
   type LocalTenant,
@@ -33,7 +34,27 @@ export function createLocalTenant(parts: LocalTenantParts, seed?: TenantSeed): L
   const { serverId, key, generation } = controls.create(seed);
   const authorization = basicAuthorization(serverId, key);
   let closed = false;
-  const server = core.server(serverId);
+  const view = core.server(serverId);
+  // The view answers while this tenant holds its server: a newcomer with the same id is not it.
+  const held =
+    <A extends unknown[], R>(read: (...args: A) => R) =>
+    (...args: A): R => {
+      if (closed || !controls.isCurrent(serverId, generation)) {
+        throw new StateError(`Tenant ${serverId} is closed: its server view reads nothing more.`);
+      }
+      return read(...args);
+    };
+  const server: ServerView = {
+    serverId,
+    key: held(view.key),
+    maxContacts: held(view.maxContacts),
+    lists: held(view.lists),
+    contacts: held(view.contacts),
+    contact: held(view.contact),
+    customFields: held(view.customFields),
+    content: held(view.content),
+    listMembers: held(view.listMembers),
+  };
 
   // Settles with what `work` returns, or rejects with what it throws: one shape for both fakes.
   const run = <T>(work: () => T | Promise<T>): Promise<T> => {

@@ -110,7 +110,7 @@ export class RemoteFakeMarketingServer {
     this.faults = {
       add: async (rule) =>
         handle(await control.call('POST', '/__admin/faults', { body: rule, errors: 'fault' })),
-      list: () => control.call('GET', '/__admin/faults'),
+      list: () => control.call('GET', '/__admin/faults', { shape: 'array' }),
       remove: async (id) => {
         try {
           await control.call('DELETE', `/__admin/faults/${encodeURIComponent(id)}`);
@@ -126,17 +126,37 @@ export class RemoteFakeMarketingServer {
 
   /** A new tenant of the shared fake (`POST /__admin/tenants`); see `Tenant`. */
   async tenant(seed?: TenantSeed): Promise<Tenant> {
-    const created = await this.control.call<{
-      serverId: number;
-      key: string;
-      authorization: string;
-    }>('POST', '/__admin/tenants', { body: seed ?? {}, errors: 'seed' });
-    return remoteTenant(this.control, this.baseUrl, created);
+    const created = await this.control.call<Record<string, unknown>>('POST', '/__admin/tenants', {
+      body: seed ?? {},
+      errors: 'seed',
+    });
+    const { serverId, key, authorization } = created;
+    if (
+      !Number.isInteger(serverId) ||
+      (serverId as number) < 1000 ||
+      (serverId as number) > 99999 ||
+      typeof key !== 'string' ||
+      typeof authorization !== 'string'
+    ) {
+      throw notTheFake(
+        this.url,
+        'POST /__admin/tenants answered no serverId, key and authorization',
+      );
+    }
+    return remoteTenant(this.control, this.baseUrl, {
+      serverId: serverId as number,
+      key,
+      authorization,
+    });
   }
 
   /** Adds servers and data (`POST /__admin/seed`). */
   seed(seed: Seed): Promise<Credentials[]> {
-    return this.control.call('POST', '/__admin/seed', { body: seed, errors: 'seed' });
+    return this.control.call('POST', '/__admin/seed', {
+      body: seed,
+      errors: 'seed',
+      shape: 'array',
+    });
   }
 
   /** The whole fake back to its seed; every tenant's journal and faults too. Prefer `tenant.reset()`. */
@@ -152,6 +172,7 @@ export class RemoteFakeMarketingServer {
     return this.control.call('GET', '/__admin/requests', {
       query: { ...filter },
       errors: 'filter',
+      shape: 'array',
     });
   }
 
@@ -288,7 +309,7 @@ function remoteTenant(
   });
   const faults: TenantFaults = {
     add: async (rule) => handle(await call('POST', '/faults', { body: rule, errors: 'fault' })),
-    list: () => call('GET', '/faults'),
+    list: () => call('GET', '/faults', { shape: 'array' }),
     remove: async (id) => {
       try {
         await call('DELETE', `/faults/${encodeURIComponent(id)}`);
@@ -310,7 +331,8 @@ function remoteTenant(
       live();
       return toResponse(await control.send(...sendArguments(request, authorization)));
     },
-    requests: (filter) => call('GET', '/requests', { query: { ...filter }, errors: 'filter' }),
+    requests: (filter) =>
+      call('GET', '/requests', { query: { ...filter }, errors: 'filter', shape: 'array' }),
     waitForRequest: async (filter, options) => {
       const timeoutMs = remoteWait(options);
       return call('GET', '/requests/wait', {

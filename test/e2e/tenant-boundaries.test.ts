@@ -90,6 +90,19 @@ describe('when its server goes', () => {
     expect((await second.inject('/lists')).statusCode).toBe(200);
   });
 
+  it('its server view reads nothing of a newcomer that takes its id', async () => {
+    const first = await fake.tenant({ serverId: 4323, lists: [{ id: 1, name: 'Mine' }] });
+    const view = first.server;
+    await first.close();
+    await fake.tenant({
+      serverId: 4323,
+      key: 'newcomer-secret-key',
+      lists: [{ id: 1, name: 'Theirs' }],
+    });
+    expect(() => view.lists()).toThrow(StateError);
+    expect(() => first.server.key()).toThrow(/is closed/);
+  });
+
   it("a server of the fake's own seed comes back with the fake's reset; a tenant's does not", async () => {
     const tenant = await fake.tenant();
     expect(
@@ -127,22 +140,36 @@ describe("a tenant's requests go to the emulated API only", () => {
 describe('a remote handle takes only what a fake answers', () => {
   let impostor: Server;
   let url: string;
+  let okEverywhere: Server;
+  let okUrl: string;
   const folder = mkdtempSync(join(tmpdir(), 'remote-'));
   beforeAll(async () => {
     impostor = createServer((req, res) => {
-      if (req.url === '/__admin/health' && req.headers['x-mode'] === undefined) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      } else if (req.url?.startsWith('/redirect')) {
-        res.writeHead(307, { location: 'http://127.0.0.1:1/' }).end();
+      const json = (body: string) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      if (req.url === '/__admin/health') {
+        json('{}');
+      } else if (req.url === '/__admin/state') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const drip = setInterval(() => res.write(' '), 50);
+        res.on('close', () => clearInterval(drip));
       }
       // Anything else is never answered.
     });
     await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`;
+    // A JSON service on the wrong port: every route says it is fine.
+    okEverywhere = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'),
+    );
+    await new Promise<void>((resolve) => okEverywhere.listen(0, '127.0.0.1', resolve));
+    okUrl = `http://127.0.0.1:${(okEverywhere.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     impostor.closeAllConnections();
     await new Promise((resolve) => impostor.close(resolve));
+    okEverywhere.closeAllConnections();
+    await new Promise((resolve) => okEverywhere.close(resolve));
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -158,6 +185,27 @@ describe('a remote handle takes only what a fake answers', () => {
       timeoutMs: 300,
     });
     await expect(handle.tenant()).rejects.toThrow();
+    await handle.close();
+  });
+
+  it('refuses what no fake answers: a health of {}, a tenant without id, a list that is not one', async () => {
+    await expect(connectFakeMarketingServer({ url })).rejects.toThrow(
+      /does not answer as a fake-marketing-server control API/,
+    );
+    // Every path answers {"status":"ok"}: health passes, nothing else does.
+    const everywhere = await connectFakeMarketingServer({ url: okUrl, timeoutMs: 2000 });
+    await expect(everywhere.tenant()).rejects.toThrow(
+      /POST \/__admin\/tenants answered no serverId/,
+    );
+    await expect(everywhere.requests()).rejects.toThrow(/answered no list/);
+    await expect(everywhere.faults.list()).rejects.toThrow(/answered no list/);
+    await everywhere.close();
+  });
+
+  it('gives up on an answer that drips, within its timeoutMs in all', async () => {
+    const { RemoteFakeMarketingServer } = await import('../../src/index.js');
+    const handle = new RemoteFakeMarketingServer({ url, timeoutMs: 400 });
+    await expect(handle.exportState()).rejects.toThrow(/gave no whole answer/);
     await handle.close();
   });
 

@@ -60,3 +60,25 @@ describe('the first scans of waits asked together', () => {
     await expect(journal.waitFor({ method: 'PUT' }, 10)).resolves.toMatchObject({ method: 'PUT' });
   });
 });
+
+describe("a tenant's first scans", () => {
+  it("spend its own budget: another tenant's costly waits never refuse its wait", async () => {
+    const { journal } = journalOfLargeBodies(() => 0);
+    const never = { body: { emailAddress: 'nobody@example.com' } };
+    // Tenant 1234 (the server of the recorded entries) spends its budget, and is refused.
+    const costly = { serverId: 1234, sinceId: 0 };
+    for (let index = 0; index < 3; index++) {
+      await journal
+        .waitFor({ ...never, serverId: 1234 }, 10, undefined, costly)
+        .catch(() => undefined);
+    }
+    await expect(
+      journal.waitFor({ ...never, serverId: 1234 }, 10, undefined, costly),
+    ).rejects.toThrow('ask again in a second');
+    // Another tenant's wait, in the same second, still looks through the journal.
+    const other = { serverId: 5678, sinceId: 0 };
+    await expect(
+      journal.waitFor({ ...never, serverId: 5678 }, 10, undefined, other),
+    ).rejects.toThrow(/No request matching/);
+  });
+});
