@@ -16,6 +16,8 @@ const ID_FIELDS: Readonly<Record<string, IdKind>> = {
   customfieldnameid: 'field',
 };
 const TIMESTAMP_FIELDS = new Set(['created', 'updated', 'thumbnailexpiration']);
+/** Timestamps a given seed fixes (content's): the thumbnail's expiry follows the clock. */
+const SEEDED_DATES = new Set(['created', 'updated']);
 const URL_FIELDS = new Set(['thumbnailurl']);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?Z$/;
 const ABSOLUTE_URL = /^https?:\/\/[^\s/]+\/\S*$/;
@@ -33,6 +35,7 @@ export function compareAnswers(
   fake: Answer,
   ids: IdMaps,
   hide: Hide = (text) => text,
+  options: { exactDates?: boolean } = {},
 ): string[] {
   const differences: string[] = [];
   if (recorded.status !== fake.status) {
@@ -49,7 +52,12 @@ export function compareAnswers(
     if (wanted !== got)
       differences.push(`Content-Type: recorded ${wanted || '(none)'}, fake ${got || '(none)'}`);
   }
-  compareBodies(recordedBody, fakeBody, { ids, differences, hide });
+  compareBodies(recordedBody, fakeBody, {
+    ids,
+    differences,
+    hide,
+    exactDates: options.exactDates === true,
+  });
   if (differences.length > MAX_DIFFERENCES) {
     const more = differences.length - MAX_DIFFERENCES;
     differences.length = MAX_DIFFERENCES;
@@ -65,6 +73,11 @@ interface Context {
   readonly ids: IdMaps;
   readonly differences: string[];
   readonly hide: Hide;
+  /**
+   * True when a given seed fixes the state: content's `created` and `updated` come from it (the
+   * API creates no content), so they are compared exactly, not by format.
+   */
+  readonly exactDates: boolean;
 }
 
 function compareBodies(recorded: ParsedBody, fake: ParsedBody, context: Context): void {
@@ -158,6 +171,23 @@ function compareValue(
       context.differences.push(
         `${path}: recorded ${show(recorded, context.hide)}, fake ${show(fake, context.hide)} (ids are paired by first appearance; this one was paired otherwise)`,
       );
+    return;
+  }
+  // Both dates in the description's format: under a given seed, the same instant too. (A date in
+  // another format is reported as such, below.)
+  if (
+    context.exactDates &&
+    SEEDED_DATES.has(name) &&
+    typeof recorded === 'string' &&
+    typeof fake === 'string' &&
+    ISO_UTC.test(recorded) &&
+    ISO_UTC.test(fake)
+  ) {
+    if (Date.parse(recorded) !== Date.parse(fake)) {
+      context.differences.push(
+        `${path}: recorded ${show(recorded, context.hide)}, fake ${show(fake, context.hide)} (compared exactly: the given seed fixes content dates)`,
+      );
+    }
     return;
   }
   if (TIMESTAMP_FIELDS.has(name) && typeof recorded === 'string' && typeof fake === 'string') {

@@ -222,6 +222,7 @@ async function replayOne(
     },
     ids,
     knowledge.hide,
+    { exactDates: !knowledge.inferred },
   );
   return differences.length === 0
     ? { ...base, outcome: 'match' }

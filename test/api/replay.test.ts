@@ -160,6 +160,24 @@ describe('replayHar against the fake itself', () => {
     );
   });
 
+  it('compares content dates exactly when a given seed fixes them, and names why', async () => {
+    const har = await recordedHar([{ url: '/content' }]);
+    const moved = withAnswer(har, 0, (t) =>
+      t.replace(/"created":"2026-01-05T10:00:00.000Z"/, '"created":"2020-07-01T00:00:00Z"'),
+    );
+    // Inferred state: the dates are the service's own, compared by format only.
+    expect((await replayHar(moved)).drifted).toBe(0);
+    const report = await replayHar(moved, { seed: smallSeed() });
+    expect(report.results[0]?.differences).toEqual([
+      'body[0].created: recorded "2020-07-01T00:00:00Z", fake "2026-01-05T10:00:00.000Z" (compared exactly: the given seed fixes content dates)',
+    ]);
+    // The same instant in another ISO spelling is the same date.
+    const same = withAnswer(har, 0, (t) =>
+      t.replace(/"created":"2026-01-05T10:00:00.000Z"/, '"created":"2026-01-05T10:00:00Z"'),
+    );
+    expect((await replayHar(same, { seed: smallSeed() })).drifted).toBe(0);
+  });
+
   it('reads XML by elements and order, and reports a reordering', async () => {
     const har = await recordedHar([{ url: '/lists', accept: 'text/xml' }]);
     const swapped = withAnswer(har, 0, (t) =>
