@@ -16,6 +16,8 @@ export class IdMaps {
   };
   private readonly taken = { contact: new Set<number>(), field: new Set<number>() };
   private readonly absent = new Map<string, number>();
+  /** The stand-ins sent since {@link takeSubstitutions} was last asked, said in words. */
+  private substitutions: string[] = [];
 
   /** Entities that exist under the same id in the recording and the fake (the seed). */
   keep(kind: IdKind, ids: Iterable<number>): void {
@@ -44,7 +46,17 @@ export class IdMaps {
       stand = ABSENT_BASE + this.absent.size;
       this.absent.set(key, stand);
     }
+    this.substitutions.push(
+      `sent ${kind} id ${stand} for the recorded ${recorded}, which no answer of the recording paired with one of the fake's (an id the fake never gave)`,
+    );
     return stand;
+  }
+
+  /** What {@link toFake} substituted since the last call, for the report. */
+  takeSubstitutions(): string[] {
+    const taken = this.substitutions;
+    this.substitutions = [];
+    return taken;
   }
 
   private pair(kind: IdKind, recorded: number, fake: number): void {

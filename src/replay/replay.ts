@@ -32,6 +32,11 @@ export interface ExchangeResult {
   readonly differences: readonly string[];
   /** For "not comparable": why the recorded answer cannot be judged. */
   readonly reason?: string;
+  /**
+   * What replay sent differently from the recording, and why: an id it substituted for one the
+   * recording never paired, a wrong key for a request the service refused with 401.
+   */
+  readonly notes?: readonly string[];
 }
 
 /** The result of a replay: one result per API exchange, in the recording's order. */
@@ -169,6 +174,7 @@ function withoutKeys(result: ExchangeResult, hide: (text: string) => string): Ex
     path: hide(result.path),
     differences: result.differences.map(hide),
     ...(result.reason === undefined ? {} : { reason: hide(result.reason) }),
+    ...(result.notes === undefined ? {} : { notes: result.notes.map(hide) }),
   };
 }
 
@@ -205,14 +211,23 @@ async function replayOne(
   const notSent = unsentReason(exchange);
   if (notSent) return { ...base, outcome: 'not comparable', reason: notSent };
   const operation = operationOf(exchange);
+  ids.takeSubstitutions();
+  const path = pathForFake(exchange, operation, ids);
+  const notes = ids.takeSubstitutions();
+  if (exchange.response.status === 401 && exchange.headers.authorization !== undefined) {
+    notes.push(
+      'sent with a wrong key: the recording was answered 401, and a HAR holds no key to tell a wrong one from a right one',
+    );
+  }
+  const noted = notes.length > 0 ? { notes } : {};
   const answer = await fake.inject({
     method: exchange.method as 'GET',
-    url: `/marketing/${exchange.version}${pathForFake(exchange, operation, ids)}${exchange.search}`,
+    url: `/marketing/${exchange.version}${path}${exchange.search}`,
     headers: requestHeaders(exchange),
     ...(exchange.body === undefined ? {} : { payload: exchange.body }),
   });
   const unseen = unseenState(exchange, operation, knowledge);
-  if (unseen) return { ...base, outcome: 'not comparable', reason: unseen };
+  if (unseen) return { ...base, ...noted, outcome: 'not comparable', reason: unseen };
   const differences = compareAnswers(
     exchange.response,
     {
@@ -225,8 +240,8 @@ async function replayOne(
     { exactDates: !knowledge.inferred },
   );
   return differences.length === 0
-    ? { ...base, outcome: 'match' }
-    : { ...base, outcome: 'drift', differences };
+    ? { ...base, ...noted, outcome: 'match' }
+    : { ...base, ...noted, outcome: 'drift', differences };
 }
 
 /**

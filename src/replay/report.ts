@@ -30,6 +30,7 @@ export function replayReportText(
     lines.push(`${MARK[result.outcome]} #${result.index} ${result.method} ${result.path}`);
     for (const difference of result.differences) lines.push(`        ${difference}`);
     if (result.reason) lines.push(`        not comparable: ${result.reason}`);
+    for (const note of result.notes ?? []) lines.push(`        note: ${note}`);
   }
   lines.push(
     `${report.matched} match, ${report.drifted} drift, ${report.notComparable} not comparable.` +

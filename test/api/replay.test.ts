@@ -222,7 +222,23 @@ describe('replayHar against the fake itself', () => {
   it('replays a 401 with a wrong key, and every other request with the key it gave the tenant', async () => {
     const wrong = `Basic ${Buffer.from(`${SERVER_ID}:nope`).toString('base64')}`;
     const har = await recordedHar([{ url: '/lists', authorization: wrong }, { url: '/lists' }]);
-    expect((await replayHar(har)).matched).toBe(2);
+    const report = await replayHar(har);
+    expect(report.matched).toBe(2);
+    // The report says why the first was sent with a wrong key; the second was sent as recorded.
+    expect(report.results[0]?.notes).toEqual([
+      'sent with a wrong key: the recording was answered 401, and a HAR holds no key to tell a wrong one from a right one',
+    ]);
+    expect(report.results[1]?.notes).toBeUndefined();
+    expect(replayReportText(report, 'session.har', true)).toContain('note: sent with a wrong key');
+  });
+
+  it('names the id it sent for one the recording never paired', async () => {
+    const har = await recordedHar([{ method: 'DELETE', url: '/customfields/77' }]);
+    const report = await replayHar(har);
+    expect(report.matched).toBe(1);
+    expect(report.results[0]?.notes).toEqual([
+      "sent field id 1900000000 for the recorded 77, which no answer of the recording paired with one of the fake's (an id the fake never gave)",
+    ]);
   });
 });
 
