@@ -176,14 +176,14 @@ export class Journal {
   private readonly compile: (filter: RequestFilter) => CompiledFilter;
   private lastId = 0;
   private readonly clock: () => number;
-  /** See {@link Journal.messageBudget}: the budget, and when (by `clock`) it was given. */
-  private timeoutBudget: { budget: FilterBudget; since: number } | undefined;
+  /** See {@link Journal.messageBudget}: one window (key 0) for every wait timing out. */
+  private readonly timeoutMessages = new Map<number, BudgetWindow>();
   /**
    * See {@link Journal.scanBudget}: the budget of first scans, and when it was given, per server
    * a tenant's waits look at (a tenant's costly waits never spend another's), and one for the
    * fake-wide waits (key -1).
    */
-  private readonly firstScans = new Map<number, { budget: FilterBudget; since: number }>();
+  private readonly firstScans = new Map<number, BudgetWindow>();
 
   /**
    * `compile` is {@link compileFilter} and `clock` milliseconds from a monotonic clock; a test may
@@ -338,15 +338,23 @@ export class Journal {
    * the first: one read's {@link MAX_FILTER_STEPS} per window and owner.
    */
   private scanBudget(owner: number): FilterBudget {
+    return this.windowed(this.firstScans, owner);
+  }
+
+  /**
+   * The budget of `owner` in `windows`: a fresh {@link MAX_FILTER_STEPS} once its window of
+   * {@link MESSAGE_BUDGET_MS} has passed. Windows past their second are dropped as new ones open,
+   * so there is at most one per owner asking.
+   */
+  private windowed(windows: Map<number, BudgetWindow>, owner: number): FilterBudget {
     const now = this.clock();
-    let window = this.firstScans.get(owner);
+    let window = windows.get(owner);
     if (window === undefined || now - window.since >= MESSAGE_BUDGET_MS) {
-      // Windows past their second are dropped as new ones open: at most one per server asking.
-      for (const [key, old] of this.firstScans) {
-        if (now - old.since >= MESSAGE_BUDGET_MS) this.firstScans.delete(key);
+      for (const [key, old] of windows) {
+        if (now - old.since >= MESSAGE_BUDGET_MS) windows.delete(key);
       }
       window = { budget: filterBudget(), since: now };
-      this.firstScans.set(owner, window);
+      windows.set(owner, window);
     }
     return window.budget;
   }
@@ -358,11 +366,7 @@ export class Journal {
    * than that per window.
    */
   private messageBudget(): FilterBudget {
-    const now = this.clock();
-    if (this.timeoutBudget === undefined || now - this.timeoutBudget.since >= MESSAGE_BUDGET_MS) {
-      this.timeoutBudget = { budget: filterBudget(), since: now };
-    }
-    return this.timeoutBudget.budget;
+    return this.windowed(this.timeoutMessages, 0);
   }
 
   /** Ends every wait: the fake is closing. */
@@ -515,6 +519,12 @@ function untestedNote({ count, ids }: Waiter['untested']): string {
   const shown = ids.map((id) => `#${id}`).join(', ');
   const more = count > ids.length ? ` and ${count - ids.length} more` : '';
   return `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${shown}${more}.`;
+}
+
+/** A budget of steps, and when (by the journal's clock) it was given. */
+interface BudgetWindow {
+  readonly budget: FilterBudget;
+  readonly since: number;
 }
 
 /** The part of the journal a tenant sees: its server's entries, after its last reset. */

@@ -35,6 +35,12 @@ describe('the control API refuses requests a browser sent from another site, rea
     ['POST', '/reset'],
     ['PUT', `/servers/${SERVER_ID}/max-contacts`],
     ['DELETE', '/requests'],
+    // A tenant's routes too: a foreign page must not make, read or remove one.
+    ['POST', '/tenants'],
+    ['GET', `/tenants/${SERVER_ID}/requests`],
+    ['GET', `/tenants/${SERVER_ID}/state`],
+    ['POST', `/tenants/${SERVER_ID}/maintenance`],
+    ['DELETE', `/tenants/${SERVER_ID}`],
   ];
 
   it.each(foreign)('%s: 403 on every method and route, before any work', async (_name, headers) => {

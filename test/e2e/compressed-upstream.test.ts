@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCliWithPeakRss } from '../helpers/cli.js';
 
 /**
  * A small compressed answer that inflates far past the bound of one answer: about 300 KB of gzip
@@ -58,18 +58,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** The CLI, printing its peak RSS (bytes) on stderr as it exits. */
-function run(args: string[]) {
-  const peak = `process.on('exit',()=>process.stderr.write('\\nmaxrss='+process.resourceUsage().maxRSS*1024+'\\n'))`;
-  const cli = spawnCli(args, [`--import=data:text/javascript,${encodeURIComponent(peak)}`]);
-  const exited = cli.exited.then(({ code, stderr }) => ({
-    code,
-    stdout: cli.output(),
-    stderr,
-    rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Infinity),
-  }));
-  return { child: cli.child, exited, stdout: cli.output };
-}
+const run = spawnCliWithPeakRss;
 
 function rawGet(url: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {

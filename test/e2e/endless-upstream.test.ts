@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCliWithPeakRss } from '../helpers/cli.js';
 
 /**
  * Outside attack, round 5, finding 3: record, verify and import read an upstream answer with no
@@ -56,18 +56,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** The CLI, printing its peak RSS (bytes) on stderr as it exits. */
-function run(args: string[]) {
-  const peak = `process.on('exit',()=>process.stderr.write('\\nmaxrss='+process.resourceUsage().maxRSS*1024+'\\n'))`;
-  const cli = spawnCli(args, [`--import=data:text/javascript,${encodeURIComponent(peak)}`]);
-  const exited = cli.exited.then(({ code, stderr }) => ({
-    code,
-    stdout: cli.output(),
-    stderr,
-    rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Infinity),
-  }));
-  return { child: cli.child, exited, stdout: cli.output };
-}
+const run = spawnCliWithPeakRss;
 
 const target = ['--server-id', '12345', '--key', 'endless-key-123456'];
 const LIMIT_TEXT = `larger than ${MAX_ANSWER_BYTES} bytes (32 MiB)`;

@@ -63,3 +63,19 @@ export async function started(cli: RunningCli, timeoutMs = 10_000) {
   }));
   return { baseUrl, url: baseUrl.replace('/marketing/v1', ''), caFile, servers, text };
 }
+
+/**
+ * The CLI, printing its peak RSS (bytes) on stderr as it exits: for tests that bound a command's
+ * memory whatever its input.
+ */
+export function spawnCliWithPeakRss(args: string[]) {
+  const peak = `process.on('exit',()=>process.stderr.write('\\nmaxrss='+process.resourceUsage().maxRSS*1024+'\\n'))`;
+  const cli = spawnCli(args, [`--import=data:text/javascript,${encodeURIComponent(peak)}`]);
+  const exited = cli.exited.then(({ code, stderr }) => ({
+    code,
+    stdout: cli.output(),
+    stderr,
+    rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Number.POSITIVE_INFINITY),
+  }));
+  return { child: cli.child, exited, stdout: cli.output };
+}
