@@ -1,11 +1,14 @@
 // Long polls: GET /lists latency while many `GET /__admin/requests/wait` are pending over a full
-// journal of 64 KiB bodies, against the same fake with none pending.
+// journal of 64 KiB bodies, against the same fake with none pending; then while bursts of as many
+// waits with a body filter that never matches (each first scans the whole journal's bodies) are
+// asked every second, the worst case of the first scans' shared budget.
 // `node bench/waits.mjs [--waits 500] [--seconds 8]`: prints one JSON object (bench/run.mjs
 // includes it).
 import { fork } from 'node:child_process';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 
 const { values } = parseArgs({
@@ -71,6 +74,50 @@ function longPoll(url) {
   });
 }
 
+/**
+ * GET /lists latency, one request every 20 ms, while a worker thread asks `WAITS` waits with a
+ * never-matching body filter at once, every second. The bursts come from another thread so that
+ * making 500 connections does not delay this thread's timing; the GETs are paced so that the
+ * journal keeps most of its large bodies for the waits to scan.
+ */
+async function latencyUnderBursts(url) {
+  const worker = new Worker(fileURLToPath(new URL('wait-bursts.mjs', import.meta.url)), {
+    workerData: { url, waits: WAITS, timeoutMs: 1000 },
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times = [];
+  const until = performance.now() + SECONDS * 1000;
+  while (performance.now() < until) {
+    const begun = performance.now();
+    const status = await new Promise((resolve, reject) => {
+      const { hostname, port } = new URL(url);
+      request({ host: hostname, port, agent, ...LISTS }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      })
+        .on('error', reject)
+        .end();
+    });
+    if (status !== 200) throw new Error(`GET /lists answered ${status}`);
+    const ms = performance.now() - begun;
+    times.push(ms);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20 - ms)));
+  }
+  agent.destroy();
+  worker.postMessage('stop');
+  const statuses = await new Promise((resolve) => worker.once('message', resolve));
+  await worker.terminate();
+  times.sort((a, b) => a - b);
+  const at = (q) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]);
+  return {
+    requests: times.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: Math.round(times.at(-1)),
+    statuses,
+  };
+}
+
 async function latency(url) {
   const options = { url: url + LISTS.path, connections: 8, headers: LISTS.headers };
   await autocannon({ ...options, duration: 2 });
@@ -96,5 +143,10 @@ for (const { status } of polls) statuses[status] = (statuses[status] ?? 0) + 1;
 const waiting = await latency(url);
 log(`  GET /lists, ${WAITS} waits asked (${JSON.stringify(statuses)}): p99 ${waiting.p99} ms`);
 for (const { req } of polls) req.destroy();
+await fillJournal(url);
+const bodyFilters = await latencyUnderBursts(url);
+log(
+  `  GET /lists, ${WAITS} body-filter waits a second (${JSON.stringify(bodyFilters.statuses)}): ${bodyFilters.requests} GETs, p99 ${bodyFilters.p99} ms, max ${bodyFilters.max} ms`,
+);
 child.kill('SIGTERM');
-process.stdout.write(`${JSON.stringify({ waits: WAITS, statuses, idle, waiting })}\n`);
+process.stdout.write(`${JSON.stringify({ waits: WAITS, statuses, idle, waiting, bodyFilters })}\n`);
