@@ -1,0 +1,285 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/cli/args.js';
+import { EXIT_COULD_NOT_RUN, EXIT_PASS } from '../../src/cli/exit-codes.js';
+import { runVerifyCommand } from '../../src/cli/verify-command.js';
+import { type FakeMarketingServer, verifyPlan } from '../../src/index.js';
+import { KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
+
+// `verify` and `import` run in process, as the CLI runs them, against a fake on a real socket:
+// what they print, write and exit with. test/e2e/verify.test.ts runs the built CLI.
+
+let fake: FakeMarketingServer;
+let baseUrl: string;
+let folder: string;
+beforeAll(async () => {
+  fake = await makeFake();
+  ({ baseUrl } = await fake.listen({ https: false }));
+  folder = mkdtempSync(join(tmpdir(), 'verify-command-'));
+});
+afterAll(async () => {
+  await fake.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+afterEach(() => vi.restoreAllMocks());
+
+const READ_ONLY = verifyPlan(false);
+const ALL = verifyPlan(true);
+const account = () => ['--base-url', baseUrl, '--server-id', String(SERVER_ID), '--key', KEY];
+
+/** Runs the command in process; what it wrote to stdout and stderr. */
+async function run(
+  argv: string[],
+  command: 'verify' | 'import' = 'verify',
+  env: NodeJS.ProcessEnv = {},
+) {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await runVerifyCommand(command, argv, env);
+    return { code, stdout, stderr };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+describe('verify: what it prints without sending anything', () => {
+  it('--help: the usage, then every check with its section, (writes) marked', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(EXIT_PASS);
+    expect(stdout).toMatch(/^Usage:\n {2}fake-marketing-server verify --base-url URL/);
+    expect(stdout).toContain('\n\nChecks (verify --list for what each requires):\n');
+    const lines = stdout.trimEnd().split('\n').slice(-ALL.length);
+    expect(lines).toEqual(
+      ALL.map(
+        (check) =>
+          `  ${`${check.id}${check.writes ? ' (writes)' : ''}`.padEnd(40)}section ${check.section.split(';')[0]}`,
+      ),
+    );
+    expect(stdout).toContain(`  ${'writes.add-creates (writes)'.padEnd(40)}section `);
+    expect(stdout.endsWith('\n')).toBe(true);
+  });
+
+  it('--list: every check, writing ones too, with its section and requirement', async () => {
+    const { code, stdout } = await run(['--list']);
+    expect(code).toBe(EXIT_PASS);
+    expect(stdout).toBe(
+      ALL.map(
+        (check) =>
+          `${check.id}${check.writes ? ' (writes)' : ''}\n  section ${check.section}\n  requires: ${check.requirement}\n`,
+      ).join(''),
+    );
+    const only = await run(['--list', '--only', ` ${ALL[0]!.id} ,,`]);
+    expect(only.stdout).toBe(
+      `${ALL[0]!.id}\n  section ${ALL[0]!.section}\n  requires: ${ALL[0]!.requirement}\n`,
+    );
+  });
+
+  it('--dry-run: the plan with the requests, read-only unless --allow-writes', async () => {
+    const { code, stdout } = await run(['--dry-run']);
+    expect(code).toBe(EXIT_PASS);
+    const expected = READ_ONLY.map(
+      (check) =>
+        `${check.id}\n  requires: ${check.requirement}\n${check.requests.map((request) => `  sends:    ${request}\n`).join('')}`,
+    ).join('');
+    expect(stdout).toBe(`${expected}${READ_ONLY.length} checks; nothing was sent.\n`);
+    const writing = await run(['--dry-run', '--allow-writes']);
+    expect(writing.stdout).toContain('writes.add-creates (writes)\n  requires: ');
+    expect(writing.stdout).toContain(`\n${ALL.length} checks; nothing was sent.\n`);
+  });
+
+  it('import --list and import --dry-run are not listings: they need a target', async () => {
+    await expect(runVerifyCommand('import', ['--list'], {})).rejects.toThrow(
+      '--base-url is required.',
+    );
+    await expect(runVerifyCommand('import', ['--dry-run'], {})).rejects.toThrow(
+      '--base-url is required.',
+    );
+  });
+});
+
+describe('verify: a command line it refuses (usage, exit 2)', () => {
+  const refused = (argv: string[], env: NodeJS.ProcessEnv = {}, command = 'verify' as const) =>
+    runVerifyCommand(command, argv, env);
+
+  it.each([
+    [['--nope'], "Unknown option '--nope'"],
+    [['--only', ' , '], '--only needs check ids (verify --list shows them).'],
+    [['--list', '--only', 'no.such'], 'unknown check id(s): no.such'],
+    [['--dry-run', '--only', 'writes.add-creates'], 'write(s) to the account: add --allow-writes'],
+    [['--server-id', '1'], '--base-url is required.'],
+    [['--base-url', 'http://x.test'], '--server-id is required: the server id, a number.'],
+    [
+      ['--base-url', 'http://x.test', '--server-id', '1234567890'],
+      '--server-id must be the server id, a whole number of 1 to 9 digits (the Basic username); the value given (10 characters, not shown) is not one.',
+    ],
+    [['--base-url', 'http://x.test', '--server-id', 'a1'], '(2 characters, not shown)'],
+    [['--base-url', 'http://x.test', '--server-id', '1a'], '(2 characters, not shown)'],
+    [['--base-url', 'http://x.test', '--server-id', '1'], '--key (or FMS_VERIFY_KEY) is required.'],
+    [
+      ['--base-url', 'ftp://x.test', '--server-id', '1', '--key', 'k'],
+      '--base-url must be an http(s) URL',
+    ],
+  ])('%j: %s', async (argv, message) => {
+    await expect(refused(argv)).rejects.toThrow(UsageError);
+    await expect(refused(argv)).rejects.toThrow(message);
+  });
+
+  it('the key may come from FMS_VERIFY_KEY; an empty one is none', async () => {
+    const argv = ['--base-url', 'ftp://x.test', '--server-id', '1'];
+    await expect(refused(argv, { FMS_VERIFY_KEY: 'k' })).rejects.toThrow('--base-url must be');
+    await expect(refused(argv, { FMS_VERIFY_KEY: '' })).rejects.toThrow('--key (or FMS_VERIFY');
+  });
+
+  it('an unreadable --ca is named', async () => {
+    await expect(refused([...account(), '--ca', join(folder, 'none.pem')])).rejects.toThrow(
+      `cannot read --ca ${join(folder, 'none.pem')}`,
+    );
+  });
+
+  it('--reporter is text or junit; --only with a writing check needs --allow-writes', async () => {
+    await expect(refused([...account(), '--reporter', 'html'])).rejects.toThrow(
+      '--reporter is text or junit.',
+    );
+    await expect(refused([...account(), '--only', 'writes.add-creates'])).rejects.toThrow(
+      'writes.add-creates write(s) to the account: add --allow-writes',
+    );
+  });
+
+  it('import needs --out, and takes no --har', async () => {
+    await expect(refused(account(), {}, 'import' as 'verify')).rejects.toThrow(
+      'import needs --out <seed.json>.',
+    );
+    await expect(
+      refused([...account(), '--out', 'x.json', '--har', 'x.har'], {}, 'import' as 'verify'),
+    ).rejects.toThrow('--har goes with verify, not import.');
+  });
+});
+
+describe('verify: a run against the fake', () => {
+  it('prints the text report and exits 0; --only narrows it', async () => {
+    const { code, stdout } = await run(account());
+    expect(code).toBe(EXIT_PASS);
+    expect(stdout).toContain(`${READ_ONLY.length} passed, 0 failed, 0 skipped`);
+    expect(stdout).not.toContain(KEY);
+    const only = await run([...account(), '--only', 'lists.json']);
+    expect(only.stdout).toContain('1 passed, 0 failed, 0 skipped');
+  });
+
+  it('--reporter junit prints JUnit, or with --out writes it and prints the text', async () => {
+    const printed = await run([...account(), '--only', 'lists.json', '--reporter', 'junit']);
+    expect(printed.stdout).toMatch(/^<\?xml /);
+    const out = join(folder, 'report.xml');
+    const written = await run([
+      ...account(),
+      '--only',
+      'lists.json',
+      '--reporter',
+      'junit',
+      '--out',
+      out,
+    ]);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml /);
+    expect(written.stdout).toContain('1 passed, 0 failed, 0 skipped');
+    expect(written.stdout).not.toContain('<?xml');
+    const text = join(folder, 'report.txt');
+    const plain = await run([...account(), '--only', 'lists.json', '--out', text]);
+    expect(`${readFileSync(text, 'utf8')}\n`).toBe(plain.stdout);
+  });
+
+  it('--allow-writes runs the writing checks too', async () => {
+    const { code, stdout } = await run([
+      ...account(),
+      '--allow-writes',
+      '--only',
+      'writes.field-create',
+    ]);
+    expect(code).toBe(EXIT_PASS);
+    expect(stdout).toContain('PASS  writes.field-create');
+  });
+
+  it('an unreachable target exits 3', async () => {
+    const { code, stdout } = await run([
+      '--base-url',
+      'http://127.0.0.1:9/marketing/v1',
+      '--server-id',
+      '1',
+      '--key',
+      'k',
+    ]);
+    expect(code).toBe(EXIT_COULD_NOT_RUN);
+    expect(stdout).toContain('cannot reach 127.0.0.1:9');
+  });
+});
+
+describe('verify --har: its own traffic recorded', () => {
+  it('records every exchange, redacted, and says how many', async () => {
+    const har = join(folder, 'verify.har');
+    const { code, stdout } = await run([...account(), '--only', 'lists.json', '--har', har]);
+    expect(code).toBe(EXIT_PASS);
+    const entries = JSON.parse(readFileSync(har, 'utf8')).log.entries as unknown[];
+    expect(entries.length).toBeGreaterThan(0);
+    expect(stdout).toContain(`\nRecorded ${entries.length} exchanges to ${har}.\n`);
+    // The report names the target, not the recorder in between.
+    expect(stdout).toContain(baseUrl);
+    expect(readFileSync(har, 'utf8')).not.toContain(KEY);
+  });
+
+  it('records nothing when the target cannot be judged', async () => {
+    const har = join(folder, 'down.har');
+    const { code, stdout } = await run([
+      '--base-url',
+      'http://127.0.0.1:9/marketing/v1',
+      '--server-id',
+      '1',
+      '--key',
+      'k',
+      '--har',
+      har,
+    ]);
+    expect(code).toBe(EXIT_COULD_NOT_RUN);
+    expect(stdout).toContain(`\nNothing recorded to ${har}: the target could not be judged.\n`);
+  });
+});
+
+describe('import: a seed from the account', () => {
+  it('writes the seed for its owner alone, without the key unless --keep-key', async () => {
+    const out = join(folder, 'seed.json');
+    const { code, stdout } = await run([...account(), '--out', out], 'import');
+    expect(code).toBe(EXIT_PASS);
+    expect(stdout).toBe(
+      `Wrote ${out}: 2 lists, 3 custom fields, 2 content items.\nNo contacts: the API cannot list them.\nThe key is not in the file (--keep-key to write it).\n`,
+    );
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    const seed = readFileSync(out, 'utf8');
+    expect(seed.endsWith('}\n')).toBe(true);
+    expect(seed).toContain('\n  "servers": [');
+    expect(seed).not.toContain(KEY);
+    const kept = await run([...account(), '--out', out, '--keep-key'], 'import');
+    expect(kept.stdout).not.toContain('--keep-key');
+    expect(JSON.parse(readFileSync(out, 'utf8')).servers[0].key).toBe(KEY);
+  });
+
+  it('counts 0 of what the seed does not hold', async () => {
+    const other = await makeFake({ seed: { servers: [{ serverId: 4321, key: 'k-4321' }] } });
+    try {
+      const { baseUrl: url } = await other.listen({ https: false });
+      const out = join(folder, 'empty.json');
+      const args = ['--base-url', url, '--server-id', '4321', '--key', 'k-4321', '--out', out];
+      const { stdout } = await run(args, 'import');
+      expect(stdout).toContain(`Wrote ${out}: 0 lists, 0 custom fields, 0 content items.`);
+    } finally {
+      await other.close();
+    }
+  });
+});

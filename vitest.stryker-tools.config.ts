@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests that run replay and the CLI's tools in process, for mutation testing of `src/replay`
+ * and `src/cli` with Stryker (configs in docs/benchmarks.md, "Mutation testing"): unit tests, the
+ * replay api and property tests, and the e2e tests that call replay or verify functions in process.
+ * Tests that spawn the CLI give Stryker no coverage of the mutated source, so they are not here.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/api/replay*.test.ts',
+      'test/api/journal-body-as-sent.test.ts',
+      'test/property/replay.test.ts',
+      'test/e2e/replay-drifts.test.ts',
+      'test/e2e/verify-command.test.ts',
+    ],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
