@@ -7,6 +7,8 @@ export interface TlsFileNames {
   readonly key: string;
 }
 
+const ENCRYPTED_PEM = /-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type: 4,ENCRYPTED\r?$/m;
+
 /**
  * What is wrong with the `--cert`/`--key` pair, said with the flag and the file, or undefined when
  * it can be served. Checked before listening: OpenSSL's own errors ("PEM routines::no start line")
@@ -23,7 +25,12 @@ export function tlsPairProblem(cert: string, key: string, files: TlsFileNames): 
   try {
     privateKey = createPrivateKey(key);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE')
+    // Node 20 on OpenSSL 3 says ERR_OSSL_CRYPTO_INTERRUPTED_OR_CANCELLED for an encrypted key,
+    // not ERR_MISSING_PASSPHRASE: the PEM's own markers say it (PKCS#8, and PKCS#1's header).
+    if (
+      (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE' ||
+      ENCRYPTED_PEM.test(key)
+    )
       return `--key ${files.key} is encrypted with a passphrase: give the key unencrypted (e.g. openssl pkey -in ${files.key} -out key.pem).`;
     return `--key ${files.key} is not a PEM private key: it should hold a '-----BEGIN PRIVATE KEY-----' block (or RSA or EC PRIVATE KEY).`;
   }
