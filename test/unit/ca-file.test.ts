@@ -80,3 +80,53 @@ describe('writeCaFile', () => {
     expect(() => writeCaFile('PEM', file)).toThrow(`the CA file ${file} cannot be written`);
   });
 });
+
+describe('the CA file where it goes', () => {
+  it('by default: ca.pem in the private folder of the temp folder', () => {
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = base;
+    try {
+      expect(writeCaFile('PEM', undefined)).toBe(join(own(), 'ca.pem'));
+      expect(readFileSync(join(own(), 'ca.pem'), 'utf8')).toBe('PEM');
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+  });
+
+  it('--ca-out: that path, made absolute, its folders made', () => {
+    const file = join(base, 'a', 'b', 'ca.pem');
+    expect(writeCaFile('PEM', file)).toBe(file);
+    expect(readFileSync(file, 'utf8')).toBe('PEM');
+  });
+
+  it('says why the private folder cannot be made', () => {
+    const notAFolder = join(base, 'file');
+    writeFileSync(notAFolder, '');
+    expect(() => privateFolder(notAFolder)).toThrow(CaFileError);
+    expect(() => privateFolder(notAFolder)).toThrow(
+      new RegExp(
+        `^${join(notAFolder, `fake-marketing-server-${uid}`)}, the private folder of the CA file, cannot be made: .*; give --ca-out a path you can write\\.$`,
+      ),
+    );
+  });
+
+  it('every refusal says what to do', () => {
+    mkdirSync(own(), { mode: 0o700 });
+    chmodSync(own(), 0o707);
+    expect(() => privateFolder(base)).toThrow(
+      `${own()} is open to other users (mode 707), where the CA file goes: remove it, or give --ca-out a path of your own.`,
+    );
+    chmodSync(own(), 0o720);
+    expect(() => privateFolder(base)).toThrow('(mode 720)');
+    chmodSync(own(), 0o701);
+    expect(() => privateFolder(base)).toThrow('(mode 701)');
+    chmodSync(own(), 0o750);
+    expect(() => privateFolder(base)).toThrow('(mode 750)');
+    rmSync(own(), { recursive: true });
+    writeFileSync(own(), '');
+    expect(() => privateFolder(base)).toThrow(
+      `${own()} is not a folder, where the CA file goes: remove it, or give --ca-out a path of your own.`,
+    );
+  });
+});
