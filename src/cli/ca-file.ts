@@ -24,10 +24,24 @@ export function writeCaFile(pem: string, caOut: string | undefined): string {
     writeFileAtomically(file, pem);
   } catch (error) {
     throw new CaFileError(
-      `the CA file ${file} cannot be written: ${writeFailure(error, file)}; give --ca-out a path you can write.`,
+      `the CA file ${file} cannot be written: ${writeFailure(error, file)}; ${caFileFix(error, file)}`,
     );
   }
   return file;
+}
+
+/**
+ * What to do about a CA file that cannot be written. Refused permission names the folder and this
+ * process's user: in a container that is uid 1000, and the folder is usually a mount of the host's
+ * that uid cannot write.
+ */
+function caFileFix(error: unknown, file: string): string {
+  const { code } = error as NodeJS.ErrnoException;
+  const uid = currentUid();
+  if ((code === 'EACCES' || code === 'EPERM') && uid !== undefined) {
+    return `make ${dirname(file)} writable by uid ${uid}, the user this runs as (for a mounted folder: \`chown ${uid}\` it on the host, or run the container with --user), or give --ca-out (FMS_CA_OUT) a path it can write.`;
+  }
+  return 'give --ca-out (FMS_CA_OUT) a path you can write.';
 }
 
 /** This user's folder in the temp folder, checked to be theirs alone. */

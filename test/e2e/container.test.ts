@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { AUTH, smallSeed } from '../helpers/fake.js';
-import { repositoryUrl } from '../helpers/package.js';
+import { IMAGE_TAG, repositoryUrl } from '../helpers/package.js';
 import { send } from '../helpers/request.js';
 
 // .ci/run installs Docker, starts dockerd and builds this image (`npm run image`) before the tests.
-const IMAGE = process.env.FMS_TEST_IMAGE ?? 'fake-marketing-server:local';
+const IMAGE = IMAGE_TAG;
 const run = promisify(execFile);
 
 function dockerProblem(): string | undefined {
@@ -22,7 +22,7 @@ function dockerProblem(): string | undefined {
   try {
     execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'ignore' });
   } catch {
-    return `no image ${IMAGE}: build it with \`NODE_IMAGE=... IMAGE_TAG=${IMAGE} npm run image\``;
+    return `no image ${IMAGE}: build it with \`npm run image\``;
   }
   return undefined;
 }
@@ -176,6 +176,67 @@ describe.skipIf(problem !== undefined)(`the container image ${IMAGE}`, () => {
     } finally {
       await run('docker', ['rm', '--force', name]).catch(() => undefined);
     }
+  }, 60_000);
+
+  it('gives the CA to the host with docker cp, from the path its startup block prints', async () => {
+    const port = await freePort();
+    const name = `fms-test-ca-${port}`;
+    await run('docker', [
+      'run',
+      '--detach',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '--env',
+      `FMS_PORT=${port}`,
+      IMAGE,
+    ]);
+    try {
+      await waitHealthy(name);
+      const { stdout: logs } = await run('docker', ['logs', name]);
+      // The path docs/container.md gives: the non-root user's private folder in /tmp.
+      expect(logs).toMatch(/CA file\s+\/tmp\/fake-marketing-server-1000\/ca\.pem/);
+      const copy = join(sharedFolder('ca'), 'ca.pem');
+      await run('docker', ['cp', `${name}:/tmp/fake-marketing-server-1000/ca.pem`, copy]);
+      const lists = await send(`https://localhost:${port}/marketing/v1/lists`, {
+        ca: readFileSync(copy, 'utf8'),
+        headers: {
+          authorization: `Basic ${Buffer.from('12345:sandbox-key-12345').toString('base64')}`,
+        },
+      });
+      expect(lists.status).toBe(200);
+    } finally {
+      await run('docker', ['rm', '--force', name]).catch(() => undefined);
+    }
+  }, 60_000);
+
+  it('stops with exit 2, naming the folder and the fix, when a mounted certs folder is not writable', async () => {
+    // Made by root, mode 0755: the container's user (uid 1000) cannot write in it.
+    const certs = join(mkdtempSync(join(tmpdir(), 'fms-container-')), 'certs');
+    mkdirSync(certs, { mode: 0o755 });
+    const port = await freePort();
+    const exited = await run('docker', [
+      'run',
+      '--rm',
+      '--network',
+      'host',
+      '--volume',
+      `${certs}:/certs`,
+      '--env',
+      `FMS_PORT=${port}`,
+      '--env',
+      'FMS_CA_OUT=/certs/ca.pem',
+      IMAGE,
+    ]).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(exited.code).toBe(2);
+    expect(exited.stderr).toContain(
+      'the CA file /certs/ca.pem cannot be written: no permission to write in its folder; make /certs writable by uid 1000',
+    );
+    expect(exited.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
   it('starts with Testcontainers, waiting on its health check', async () => {

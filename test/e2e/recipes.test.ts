@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { connectFakeMarketingServer } from 'fake-marketing-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_TAG } from '../helpers/package.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RECIPES = join(ROOT, 'test/recipes');
@@ -29,7 +30,7 @@ const CHILD_TIMEOUT_MS = 90_000;
 const VITEST_TIMEOUTS = ['--testTimeout=20000', '--hookTimeout=30000'];
 
 // .ci/run installs Docker, starts dockerd and builds this image (`npm run image`) before the tests.
-const IMAGE = process.env.FMS_TEST_IMAGE ?? 'fake-marketing-server:local';
+const IMAGE = IMAGE_TAG;
 const run = promisify(execFile);
 
 function dockerProblem(): string | undefined {
@@ -41,7 +42,7 @@ function dockerProblem(): string | undefined {
   try {
     execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'ignore' });
   } catch {
-    return `no image ${IMAGE}: build it with \`NODE_IMAGE=... IMAGE_TAG=${IMAGE} npm run image\``;
+    return `no image ${IMAGE}: build it with \`npm run image\``;
   }
   return undefined;
 }
