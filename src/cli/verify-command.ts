@@ -31,6 +31,9 @@ and content into a seed.
   --allow-writes       verify: also check the writing rules, with a throwaway contact and
                        fields it makes (the contact stays: the API cannot delete contacts;
                        fields are deleted, and the report lists exactly what is left)
+  --max-new-contacts <n>  verify: writes.contact-cap may create up to n throwaway contacts
+                       looking for the account's contact maximum (they stay); default 0:
+                       that check is skipped (the description does not give the maximum)
   --only <id>[,<id>]   verify: run only these checks (ids below, or verify --list)
   --list               verify: print every check id with its requirement, send nothing
   --dry-run            verify: print the plan with its requests, send nothing
@@ -49,6 +52,7 @@ const OPTIONS = {
   key: { type: 'string' },
   ca: { type: 'string' },
   'allow-writes': { type: 'boolean' },
+  'max-new-contacts': { type: 'string' },
   'dry-run': { type: 'boolean' },
   list: { type: 'boolean' },
   only: { type: 'string' },
@@ -169,7 +173,15 @@ export async function runVerifyCommand(
   if (reporter !== 'text' && reporter !== 'junit')
     throw new UsageError('--reporter is text or junit.');
   plan(allowWrites, only);
-  const options = { ...where, allowWrites, ...(only ? { only } : {}) };
+  const maxNewContacts = values['max-new-contacts'];
+  if (maxNewContacts !== undefined && !/^\d{1,6}$/.test(String(maxNewContacts)))
+    throw new UsageError('--max-new-contacts is a whole number of contacts, 0 or more.');
+  const options = {
+    ...where,
+    allowWrites,
+    ...(only ? { only } : {}),
+    ...(maxNewContacts === undefined ? {} : { maxNewContacts: Number(maxNewContacts) }),
+  };
   const recording =
     typeof values.har === 'string' ? await verifyRecorded(options, values.har) : undefined;
   const report = recording?.report ?? (await verifyService(options));

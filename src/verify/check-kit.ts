@@ -45,8 +45,18 @@ export interface CheckTools {
   call(call: Call): Promise<Answer>;
   readonly serverId: number;
   readonly key: string;
-  /** Names no account holds, fresh for each run: `fms-verify-<hex>@example.com`, `FmsVerify<hex>`. */
-  readonly run: { readonly address: string; readonly fieldName: string; readonly tag: string };
+  /**
+   * Names no account holds, fresh for each run: `fms-verify-<hex>@example.com`, a second address
+   * `fms-verify-<hex>-2@example.com`, `FmsVerify<hex>`.
+   */
+  readonly run: {
+    readonly address: string;
+    readonly second: string;
+    readonly fieldName: string;
+    readonly tag: string;
+  };
+  /** How many new contacts `writes.contact-cap` may make looking for the maximum (0: it skips). */
+  readonly maxNewContacts: number;
   /** A remark that is not a failure: an additive difference, for instance. */
   note(text: string): void;
   /**
@@ -142,35 +152,4 @@ export function xmlOf(answer: Answer, what = ''): XmlElement {
   if (!root)
     throw new Mismatch(`${what}a well-formed XML body`, `${what}a body that is not XML`, answer);
   return root;
-}
-
-/** Throws unless the JSON answer's `message` is exactly `message`. */
-export function expectJsonMessage(answer: Answer, message: string, what = '') {
-  const value = jsonOf(answer, what) as { message?: unknown } | null;
-  const actual = value && typeof value === 'object' ? value.message : undefined;
-  if (actual !== message) {
-    throw new Mismatch(
-      `${what}message ${JSON.stringify(message)}`,
-      actual === undefined ? `${what}no message field` : `${what}message ${JSON.stringify(actual)}`,
-      answer,
-    );
-  }
-}
-
-/** Throws unless the XML answer carries `message` as the text of one of its elements. */
-export function expectXmlMessage(answer: Answer, message: string, what = '') {
-  const root = xmlOf(answer, what);
-  const texts: string[] = [];
-  const walk = (element: XmlElement) => {
-    if (element.children.length === 0) texts.push(element.text.trim());
-    element.children.forEach(walk);
-  };
-  walk(root);
-  if (!texts.includes(message)) {
-    throw new Mismatch(
-      `${what}an element with the text ${JSON.stringify(message)}`,
-      `${what}element texts ${JSON.stringify(texts)}`,
-      answer,
-    );
-  }
 }

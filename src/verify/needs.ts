@@ -6,7 +6,7 @@ import type { Answer } from './http-client.js';
 const cut = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text);
 
 /** An integer id, also when a drifted service writes it as a string of digits. */
-function integerId(value: unknown): number | undefined {
+export function integerId(value: unknown): number | undefined {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return Number.isInteger(number) ? (number as number) : undefined;
 }
@@ -53,25 +53,25 @@ export async function aListId(tools: CheckTools): Promise<number> {
 }
 
 /**
- * Adds the run's throwaway contact by address to the account's first list (`writes.add-creates`
- * judges the answer): says what it made, and takes the contact off the list again in `finally`
- * when the answer names its id.
+ * Adds a throwaway contact by address to the account's first list (`writes.add-creates` judges
+ * the answer for the run's contact): says what it made, and takes the contact off the list again
+ * in `finally` when the answer names its id.
  */
-export async function addTheRunContact(tools: CheckTools) {
+export async function addAContact(tools: CheckTools, address: string) {
   const listId = await aListId(tools);
   const path = `/lists/${listId}/contacts`;
   const answer = await tools.call({
     method: 'PUT',
     path,
     accept: 'application/json',
-    body: { emailAddress: tools.run.address },
+    body: { emailAddress: address },
   });
   if (answer.status >= 200 && answer.status < 300) {
-    tools.made(`the contact ${tools.run.address} (contacts cannot be deleted through the API)`);
+    tools.made(`the contact ${address} (contacts cannot be deleted through the API)`);
   }
   const contactId = integerId((tryJson(answer) as { contactId?: unknown } | undefined)?.contactId);
   if (contactId !== undefined) {
-    tools.made(`the contact ${tools.run.address} on list ${listId}`, async () => {
+    tools.made(`the contact ${address} on list ${listId}`, async () => {
       const removed = await tools.call({ method: 'DELETE', path: `${path}/${contactId}` });
       return removed.status >= 200 && removed.status < 300;
     });
@@ -79,14 +79,21 @@ export async function addTheRunContact(tools: CheckTools) {
   return { listId, path, answer, contactId };
 }
 
-/** The run's throwaway contact, on the account's first list (taken off again in `finally`). */
+/** The run's throwaway contact, added by address to the account's first list. */
+export const addTheRunContact = (tools: CheckTools) => addAContact(tools, tools.run.address);
+
+/**
+ * A throwaway contact (the run's own by default) on the account's first list, taken off again in
+ * `finally`; skips when it cannot be made (`writes.add-creates` judges that answer).
+ */
 export async function theRunContact(
   tools: CheckTools,
+  address = tools.run.address,
 ): Promise<{ listId: number; contactId: number }> {
-  const { listId, path, answer, contactId } = await addTheRunContact(tools);
+  const { listId, path, answer, contactId } = await addAContact(tools, address);
   if (answer.status !== 200 || contactId === undefined) {
     throw new Skip(
-      `could not make the run's contact: PUT ${path} answered ${answer.status} ${cut(answer.body)} (writes.add-creates judges that answer)`,
+      `could not make the contact ${address}: PUT ${path} answered ${answer.status} ${cut(answer.body)} (writes.add-creates judges that answer)`,
     );
   }
   return { listId, contactId };

@@ -25,6 +25,11 @@ export interface VerifyOptions extends Target {
   allowWrites?: boolean;
   /** Run only these check ids (see {@link verifyPlan}); default every check. */
   only?: readonly string[];
+  /**
+   * How many throwaway contacts `writes.contact-cap` may create looking for the account's contact
+   * maximum (the API cannot delete them); default 0: that check is skipped, saying why.
+   */
+  maxNewContacts?: number;
 }
 
 /** One check's result: the requests, what the description requires, what came back. */
@@ -129,7 +134,12 @@ export function verifyPlan(allowWrites = false, only?: readonly string[]) {
 /** Fresh names for one run: nothing the account could already hold. */
 function throwawayNames() {
   const tag = randomBytes(6).toString('hex');
-  return { tag, address: `fms-verify-${tag}@example.com`, fieldName: `FmsVerify${tag}` };
+  return {
+    tag,
+    address: `fms-verify-${tag}@example.com`,
+    second: `fms-verify-${tag}-2@example.com`,
+    fieldName: `FmsVerify${tag}`,
+  };
 }
 
 /**
@@ -160,6 +170,7 @@ async function runCheck(
     serverId: options.serverId,
     key: options.key,
     run,
+    maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
       if (!notes.includes(text)) notes.push(hide(text));
     },
@@ -232,6 +243,9 @@ async function runCheck(
  */
 export async function verifyService(options: VerifyOptions): Promise<VerifyReport> {
   checkTarget(options);
+  const { maxNewContacts } = options;
+  if (maxNewContacts !== undefined && !(Number.isInteger(maxNewContacts) && maxNewContacts >= 0))
+    throw new InvalidOptionError('maxNewContacts must be a whole number, 0 or more');
   const checks = selected(options.allowWrites === true, options.only);
   const leftBehind: string[] = [];
   const results: CheckResult[] = [];

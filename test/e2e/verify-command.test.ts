@@ -208,6 +208,26 @@ describe('verify: a run against the fake', () => {
     expect(stdout).toContain('PASS  writes.field-create');
   });
 
+  it('--max-new-contacts lets writes.contact-cap look for the maximum; it is a whole number', async () => {
+    fake.setMaxContacts(SERVER_ID, 5);
+    try {
+      const only = ['--allow-writes', '--only', 'writes.contact-cap'];
+      const skipped = await run([...account(), ...only]);
+      expect(skipped.code).toBe(EXIT_PASS);
+      expect(skipped.stdout).toContain('SKIP  writes.contact-cap');
+      const { code, stdout } = await run([...account(), ...only, '--max-new-contacts', '3']);
+      expect(code).toBe(EXIT_PASS);
+      expect(stdout).toContain('PASS  writes.contact-cap');
+      expect(stdout).toContain('403 after 1 new contact(s)');
+      for (const bad of ['-1', 'x', '1.5', ''])
+        await expect(run([...account(), ...only, `--max-new-contacts=${bad}`])).rejects.toThrow(
+          new UsageError('--max-new-contacts is a whole number of contacts, 0 or more.'),
+        );
+    } finally {
+      fake.reset();
+    }
+  });
+
   it('an unreachable target exits 3', async () => {
     const { code, stdout } = await run([
       '--base-url',

@@ -25,6 +25,8 @@ async function runWith(drift: Drift | undefined, allowWrites = true) {
     serverId: SERVER_ID,
     key: KEY,
     allowWrites,
+    // The fake's cap (10, 3 seeded) is within reach: writes.contact-cap judges its answers.
+    maxNewContacts: 10,
   });
   const ids = (status: string) =>
     report.results.filter((result) => result.status === status).map((result) => result.id);
@@ -32,14 +34,21 @@ async function runWith(drift: Drift | undefined, allowWrites = true) {
 }
 
 describe('verify drift suite', () => {
-  it('passes every check through the proxy with no drift on, and leaves only its contact', async () => {
+  it('passes every check through the proxy with no drift on, and leaves only its contacts', async () => {
     const { report, failed, skipped, errors } = await runWith(undefined);
     expect({ failed, skipped, errors }).toEqual({ failed: [], skipped: [], errors: [] });
     expect(report.results.map((result) => result.id)).toEqual(ALL);
     expect(report.exitCode).toBe(0);
     expect(report.leftBehind).toEqual([
       expect.stringMatching(/^the contact fms-verify-[0-9a-f]{12}@example\.com \(contacts cannot/),
+      expect.stringMatching(
+        /^the contact fms-verify-[0-9a-f]{12}-2@example\.com \(contacts cannot/,
+      ),
       expect.stringMatching(/is unsubscribed/),
+      // The fake's cap is 10 with 3 seeded: 5 more reach it after the run's two.
+      expect.stringMatching(
+        /^5 contact\(s\) fms-verify-[0-9a-f]{12}-cap1@example\.com to fms-verify-[0-9a-f]{12}-cap5@example\.com \(contacts cannot/,
+      ),
     ]);
   });
 

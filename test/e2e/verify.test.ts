@@ -51,22 +51,69 @@ describe('verifyService against this fake', () => {
       key: KEY,
       allowWrites: true,
     });
+    // Without maxNewContacts the contact maximum is not looked for: skipped, saying how to.
     expect(report.results.map((result) => [result.id, result.status])).toEqual(
-      ALL.map((id) => [id, 'pass']),
+      ALL.map((id) => [id, id === 'writes.contact-cap' ? 'skipped' : 'pass']),
     );
-    expect(report.leftBehind).toHaveLength(2);
+    expect(report.results.at(-1)!.got).toMatch(/^the maximum is not given .*--max-new-contacts/);
+    expect(report.exitCode).toBe(0);
+    expect(report.leftBehind).toHaveLength(3);
     const address = /the contact (\S+)/.exec(report.leftBehind[0]!)![1]!;
-    expect(report.leftBehind[1]).toBe(
+    const second = address.replace('@', '-2@');
+    expect(report.leftBehind.slice(1)).toEqual([
+      `the contact ${second} (contacts cannot be deleted through the API)`,
       `the contact ${address} is unsubscribed (no method moves it out of Unsubscribed)`,
-    );
+    ]);
     expect(address).toMatch(/^fms-verify-[0-9a-f]{12}@example\.com$/);
     const after = fake.server(SERVER_ID);
-    // The one thing added: the throwaway contact, on no list; every other contact as it was.
-    expect(after.contacts().filter((contact) => contact.emailAddress !== address)).toEqual(
-      contactsBefore,
-    );
+    // The two things added: the throwaway contacts, on no list; every other contact as it was.
+    expect(
+      after.contacts().filter((contact) => ![address, second].includes(contact.emailAddress)),
+    ).toEqual(contactsBefore);
     expect(after.contact(address)).toMatchObject({ status: 'Unsubscribed', listIds: [] });
+    expect(after.contact(second)).toMatchObject({ status: 'Active', listIds: [] });
     expect(after.customFields()).toEqual(fieldsBefore);
+  });
+
+  it('with maxNewContacts, reaches the contact maximum and leaves exactly the contacts it lists', async () => {
+    await using capped = await makeFake();
+    const { baseUrl: cappedUrl } = await capped.listen({ https: false });
+    // The seed holds 3 contacts; with a cap of 7 the run's two and 2 more reach it.
+    capped.setMaxContacts(SERVER_ID, 7);
+    const before = capped.server(SERVER_ID).contacts();
+    const report = await verifyService({
+      baseUrl: cappedUrl,
+      serverId: SERVER_ID,
+      key: KEY,
+      allowWrites: true,
+      maxNewContacts: 5,
+    });
+    expect(report.results.filter((result) => result.status !== 'pass')).toEqual([]);
+    expect(report.results.at(-1)!.got).toBe(
+      '403 after 2 new contact(s), in JSON and XML; an existing contact is still added',
+    );
+    const tag = /fms-verify-([0-9a-f]{12})@/.exec(report.leftBehind[0]!)![1]!;
+    expect(report.leftBehind.at(-1)).toBe(
+      `2 contact(s) fms-verify-${tag}-cap1@example.com to fms-verify-${tag}-cap2@example.com (contacts cannot be deleted through the API)`,
+    );
+    const added = capped
+      .server(SERVER_ID)
+      .contacts()
+      .filter((contact) => !before.some((old) => old.contactId === contact.contactId));
+    expect(added.map((contact) => [contact.emailAddress, contact.listIds])).toEqual([
+      [`fms-verify-${tag}@example.com`, []],
+      [`fms-verify-${tag}-2@example.com`, []],
+      [`fms-verify-${tag}-cap1@example.com`, []],
+      [`fms-verify-${tag}-cap2@example.com`, []],
+    ]);
+  });
+
+  it('refuses a maxNewContacts that is no whole number', async () => {
+    for (const maxNewContacts of [-1, 1.5, Number.NaN]) {
+      await expect(
+        verifyService({ baseUrl, serverId: SERVER_ID, key: KEY, maxNewContacts }),
+      ).rejects.toThrow('maxNewContacts must be a whole number, 0 or more');
+    }
   });
 
   it('--dry-run: the plan, nothing sent', () => {
@@ -79,6 +126,7 @@ describe('verifyService against this fake', () => {
         .map((check) => check.id),
     ).toEqual([
       'writes.add-creates',
+      'writes.second-contact',
       'writes.add-by-id',
       'writes.re-add-idempotent',
       'writes.remove-keeps-contact',
@@ -88,7 +136,10 @@ describe('verifyService against this fake', () => {
       'writes.field-duplicate',
       'writes.field-delete',
       'writes.field-name-50',
+      'writes.field-name-1',
       'writes.field-limit',
+      'writes.stable-after-write',
+      'writes.contact-cap',
     ]);
   });
 

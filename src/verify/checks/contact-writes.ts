@@ -1,6 +1,6 @@
 import { type Check, type CheckTools, expectStatus, jsonOf, Mismatch } from '../check-kit.js';
 import type { Answer } from '../http-client.js';
-import { addTheRunContact, theRunContact } from '../needs.js';
+import { addAContact, addTheRunContact, theRunContact } from '../needs.js';
 import { expectObject } from '../shapes.js';
 
 /** The membership result (section 2) for this server, list and, when known, contact. */
@@ -36,6 +36,46 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       const { listId, answer } = await addTheRunContact(tools);
       expectMembership(tools, answer, listId);
       return `200 ${answer.body}`;
+    },
+  },
+  {
+    id: 'writes.second-contact',
+    section:
+      '2 Contact (an integer id each; the address unique per server); 4 PUT /lists/{listId}/contacts (rules 1 and 2)',
+    requirement:
+      "A second unknown address creates a second contact: {serverId, contactId, listId} with a contactId of its own (not the first new contact's); each address added again answers its own contactId.",
+    writes: true,
+    requests: [
+      "PUT /lists/{list}/contacts {the run's address}",
+      'PUT /lists/{list}/contacts {"emailAddress":"fms-verify-<random>-2@example.com"}',
+      'PUT /lists/{list}/contacts {each address again}',
+      'DELETE /lists/{list}/contacts/{each} (finally)',
+    ],
+    expect: async (tools) => {
+      const { listId, contactId: first } = await theRunContact(tools);
+      const { answer } = await addAContact(tools, tools.run.second);
+      expectMembership(tools, answer, listId);
+      const second = (jsonOf(answer) as { contactId: number }).contactId;
+      if (second === first) {
+        throw new Mismatch(
+          `the second new contact: a contactId of its own (the first new contact is ${first})`,
+          `contactId ${second}, the first new contact's`,
+          answer,
+        );
+      }
+      for (const [address, id] of [
+        [tools.run.address, first],
+        [tools.run.second, second],
+      ] as const) {
+        const again = await tools.call({
+          method: 'PUT',
+          path: `/lists/${listId}/contacts`,
+          accept: 'application/json',
+          body: { emailAddress: address },
+        });
+        expectMembership(tools, again, listId, id);
+      }
+      return `two new contacts, ids ${first} and ${second}; each address added again answers its own id`;
     },
   },
   {

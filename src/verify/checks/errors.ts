@@ -5,13 +5,15 @@ import {
   expectStatus,
   UNKNOWN_ID,
 } from '../check-kit.js';
+import { expectErrorFormat, FORMATS, formatLabel } from '../error-answers.js';
 import type { Call } from '../http-client.js';
 import { aListId } from '../needs.js';
 
 /**
  * A check that one request is refused with `status` (or any 4xx when the description gives no
- * status). Requests the description says fail change nothing, so these are read-only; should a
- * drifted service accept one that adds a contact, the report says so (`made`).
+ * status), asked in JSON and then in XML: an error answers in the format Accept chose, as every
+ * answer does (1 rule 5). Requests the description says fail change nothing, so these are
+ * read-only; should a drifted service accept one that adds a contact, the report says so (`made`).
  */
 function refusal(entry: {
   id: string;
@@ -25,22 +27,29 @@ function refusal(entry: {
   return {
     id: entry.id,
     section: entry.section,
-    requirement: entry.requirement,
+    requirement: `${entry.requirement} In JSON and in XML, each with the Content-Type Accept chose.`,
     writes: false,
-    requests: [...(entry.needsList ? ['GET /lists (to find a list id)'] : []), entry.request],
+    requests: [
+      ...(entry.needsList ? ['GET /lists (to find a list id)'] : []),
+      ...FORMATS.map((accept) => `${entry.request} (Accept: ${accept})`),
+    ],
     expect: async (tools) => {
       const listId = entry.needsList ? await aListId(tools) : 0;
-      const request = entry.call(tools, listId);
-      const answer = await tools.call(request);
-      const address = (request.body as { emailAddress?: unknown } | undefined)?.emailAddress;
-      if (answer.status >= 200 && answer.status < 300 && typeof address === 'string') {
-        tools.made(
-          `the contact ${address}, if ${request.method} ${request.path} made it: it was accepted though the description says it fails`,
-        );
+      for (const accept of FORMATS) {
+        const request = { ...entry.call(tools, listId), accept };
+        const answer = await tools.call(request);
+        const address = (request.body as { emailAddress?: unknown } | undefined)?.emailAddress;
+        if (answer.status >= 200 && answer.status < 300 && typeof address === 'string') {
+          tools.made(
+            `the contact ${address}, if ${request.method} ${request.path} made it: it was accepted though the description says it fails`,
+          );
+        }
+        const what = formatLabel(accept);
+        if (entry.status === '4xx') expectRefused(answer, what);
+        else expectStatus(answer, entry.status, what);
+        expectErrorFormat(answer, accept, what);
       }
-      if (entry.status === '4xx') expectRefused(answer);
-      else expectStatus(answer, entry.status);
-      return `${answer.status}, as described`;
+      return `${entry.status === '4xx' ? 'refused' : entry.status}, as described, in JSON and XML`;
     },
   };
 }
@@ -57,13 +66,17 @@ export const AUTH_CHECKS: readonly Check[] = [
   {
     id: 'auth.wrong-key',
     section: '5 Authentication (rule 5); 7',
-    requirement: 'A request with invalid credentials gets 401 Unauthorized.',
+    requirement:
+      'A request with invalid credentials gets 401 Unauthorized, in JSON and in XML with the Content-Type Accept chose.',
     writes: false,
-    requests: ['GET /lists with a wrong key'],
+    requests: FORMATS.map((accept) => `GET /lists with a wrong key (Accept: ${accept})`),
     expect: async ({ call, key }) => {
-      const answer = await call({ method: 'GET', path: '/lists', key: `${key}-wrong` });
-      expectStatus(answer, 401);
-      return '401 for a wrong key';
+      for (const accept of FORMATS) {
+        const answer = await call({ method: 'GET', path: '/lists', key: `${key}-wrong`, accept });
+        expectStatus(answer, 401, formatLabel(accept));
+        expectErrorFormat(answer, accept, formatLabel(accept));
+      }
+      return '401 for a wrong key, in JSON and XML';
     },
   },
 ];

@@ -80,3 +80,21 @@ export function madeUpMembership(request: ProxiedRequest): ProxiedAnswer {
 
 /** Helps the catalogue stay data: the same shape for every entry. */
 export const drift = (entry: Drift): Drift => entry;
+
+/**
+ * An error a drifted service makes up, in the format the request's Accept chose (the fake's
+ * envelope: `{"message"}` or `<Error><Message>`), so that only the drift's own difference shows.
+ */
+export function errorAnswer(
+  request: ProxiedRequest,
+  status: number,
+  message: string,
+): ProxiedAnswer {
+  if (!wantsXml(request)) return jsonAnswer(status, { message });
+  const text = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return {
+    status,
+    headers: { 'content-type': 'text/xml; charset=utf-8' },
+    body: `<Error><Message>${text}</Message></Error>`,
+  };
+}
