@@ -294,3 +294,179 @@ describe('replayHar: exchanges it cannot judge', () => {
     expect(seeded.results[3]?.differences[0]).toMatch(/^status: recorded 403, fake 200/);
   });
 });
+
+describe('replayHar: what it sends', () => {
+  it('an error quoting a stand-in id is compared with the recorded id in it', async () => {
+    const har = await recordedHar([
+      { method: 'PUT', url: '/lists/1/contacts/77' },
+      { method: 'POST', url: '/contacts/unsubscribe/77' },
+      { method: 'DELETE', url: '/customfields/77' },
+    ]);
+    expect(har.log.entries.map((entry) => entry.response.content.text)).toEqual([
+      expect.stringContaining('77'),
+      expect.stringContaining('77'),
+      expect.stringContaining('77'),
+    ]);
+    const report = await replayHar(har, { seed: smallSeed() });
+    expect(report.results.map((result) => [result.outcome, result.differences])).toEqual([
+      ['match', []],
+      ['match', []],
+      ['match', []],
+    ]);
+    // An id that only contains the stand-in's digits is left alone.
+    const longer = withAnswer(har, 1, (text) => text.replace('77', '1900000000'));
+    const [, second] = (await replayHar(longer, { seed: smallSeed() })).results;
+    expect(second?.differences[0]).toMatch(/recorded ".*1900000000.*", fake ".*77.*"/);
+  });
+
+  it('ids of a given seed are the same on both sides; of an inferred state, those the recording showed', async () => {
+    const har = await recordedHar([
+      { method: 'PUT', url: '/lists/2/contacts/1' },
+      { method: 'DELETE', url: '/customfields/3' },
+    ]);
+    const seeded = await replayHar(har, { seed: smallSeed() });
+    expect(seeded.results.map((result) => [result.outcome, result.notes])).toEqual([
+      ['match', undefined],
+      ['match', undefined],
+    ]);
+    expect(seeded.startingState).toBe('seed');
+    const inferred = await replayHar(har);
+    expect(inferred.startingState).toBe('inferred');
+    expect(inferred.results.map((result) => result.outcome)).toEqual(['match', 'match']);
+  });
+
+  it('a request without credentials, or with a username that is no server id, is sent as recorded', async () => {
+    const other = `Basic ${Buffer.from('abc:key').toString('base64')}`;
+    const har = await recordedHar([
+      { url: '/lists', authorization: '' },
+      { url: '/lists', authorization: other },
+    ]);
+    expect(har.log.entries.map((entry) => entry.response.status)).toEqual([401, 401]);
+    har.log.entries[0]!.request.headers = har.log.entries[0]!.request.headers.filter(
+      (header) => header.name.toLowerCase() !== 'authorization',
+    );
+    const report = await replayHar(har, { seed: smallSeed() });
+    expect(report.results.map((result) => [result.outcome, result.notes])).toEqual([
+      ['match', undefined],
+      [
+        'match',
+        [
+          'sent with a wrong key: the recording was answered 401, and a HAR holds no key to tell a wrong one from a right one',
+        ],
+      ],
+    ]);
+  });
+
+  it('the request body and its Content-Type, as recorded', async () => {
+    const har = await recordedHar([
+      {
+        method: 'PUT',
+        url: '/lists/1/contacts',
+        accept: 'application/xml',
+        payload: { emailAddress: 'new@example.com' },
+      },
+    ]);
+    har.log.entries[0]!.request.headers.push({ name: 'Content-Type', value: 'application/json' });
+    const report = await replayHar(har);
+    expect(report.results[0]).toMatchObject({ outcome: 'match' });
+    // Without its Content-Type, the fake answers otherwise.
+    const bare = structuredClone(har);
+    bare.log.entries[0]!.request.headers = bare.log.entries[0]!.request.headers.filter(
+      (header) => header.name.toLowerCase() !== 'content-type',
+    );
+    expect((await replayHar(bare)).results[0]?.outcome).toBe('drift');
+  });
+});
+
+describe('replayHar: answers that depend on what the recording never showed', () => {
+  it('a gateway failure is not replayed; a 500 is', async () => {
+    const har = await recordedHar([
+      { url: '/lists' },
+      { url: '/lists' },
+      { url: '/lists' },
+      { url: '/lists' },
+    ]);
+    for (const [index, status] of [502, 503, 504, 500].entries())
+      har.log.entries[index]!.response.status = status;
+    const report = await replayHar(har);
+    expect(report.results.map((result) => result.reason ?? result.differences[0])).toEqual([
+      "the service answered 502 (unavailable or a gateway's failure): it did not handle the request, and the fake emulates that only as a fault",
+      expect.stringContaining('answered 503'),
+      expect.stringContaining('answered 504'),
+      expect.stringMatching(/^status: recorded 500, fake 200/),
+    ]);
+    expect(report).toMatchObject({ matched: 0, drifted: 1, notComparable: 3 });
+  });
+
+  it('a request body the recording cut off is not sent', async () => {
+    const har = await recordedHar([
+      { method: 'PUT', url: '/lists/1/contacts', payload: { emailAddress: 'a@example.com' } },
+    ]);
+    har.log.entries[0]!.request.postData!.text =
+      '{"emailAddress":"a@ex…[truncated: 99 bytes in all]';
+    const [result] = (await replayHar(har)).results;
+    expect(result).toMatchObject({
+      outcome: 'not comparable',
+      reason: 'the recorded request body is cut off: replaying it would send something else',
+    });
+  });
+
+  it('a list never listed: an error about it is not comparable (inferred state); listed, it is', async () => {
+    const har = await recordedHar([
+      { method: 'PUT', url: '/lists/9/contacts', payload: { emailAddress: 'a@example.com' } },
+    ]);
+    expect(har.log.entries[0]!.response.status).toBe(404);
+    const [result] = (await replayHar(har)).results;
+    expect(result).toMatchObject({
+      outcome: 'not comparable',
+      reason: "the recording never lists the server's lists, so whether list 9 existed is unknown",
+    });
+    const listed = await recordedHar([
+      { url: '/lists' },
+      { method: 'PUT', url: '/lists/9/contacts', payload: { emailAddress: 'a@example.com' } },
+    ]);
+    expect((await replayHar(listed)).results[1]?.outcome).toBe('match');
+    // A list the recording used successfully is known.
+    const used = await recordedHar([
+      { method: 'PUT', url: '/lists/1/contacts', payload: { emailAddress: 'a@example.com' } },
+      { method: 'PUT', url: '/lists/1/contacts', payload: { emailAddress: 'not an address' } },
+    ]);
+    expect((await replayHar(used)).results.map((r) => r.outcome)).toEqual(['match', 'match']);
+    // With a seed, everything is known.
+    expect((await replayHar(har, { seed: smallSeed() })).results[0]?.outcome).toBe('match');
+  });
+
+  it('a field refused for the maximum: not comparable unless the recording listed the fields', async () => {
+    const fields = Array.from({ length: 18 }, (_, i) => ({
+      method: 'POST' as const,
+      url: `/customfields/F${i}`,
+    }));
+    const har = await recordedHar(fields);
+    expect(har.log.entries.at(-1)!.response.status).toBe(409);
+    const full = structuredClone(har);
+    full.log.entries = full.log.entries.slice(-1);
+    const [result] = (await replayHar(full)).results;
+    expect(result).toMatchObject({
+      outcome: 'not comparable',
+      reason: "the recording never lists the server's custom fields, so how many it had is unknown",
+    });
+    const listed = await recordedHar([{ url: '/customfields' }, ...fields]);
+    expect((await replayHar(listed)).results.at(-1)?.outcome).toBe('match');
+  });
+});
+
+describe('replayHar: the given seed', () => {
+  it('a seed file, with the recorded servers it does not hold added', async () => {
+    const har = await recordedHar([{ url: '/lists' }]);
+    const report = await replayHar(har, { seed: { servers: [{ serverId: 9999 }] } });
+    expect(report.results[0]?.differences[0]).toBe('body: recorded 2 items, fake 0');
+  });
+
+  it('refuses a seed without a servers array', async () => {
+    const har = await recordedHar([{ url: '/lists' }]);
+    await expect(replayHar(har, { seed: {} as never })).rejects.toThrow(
+      'a seed needs a "servers" array',
+    );
+    await expect(replayHar(har, { seed: null as never })).rejects.toThrow();
+  });
+});
