@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -269,6 +269,46 @@ describe('verify --har: its own traffic recorded', () => {
     ]);
     expect(code).toBe(EXIT_COULD_NOT_RUN);
     expect(stdout).toContain(`\nNothing recorded to ${har}: the target could not be judged.\n`);
+  });
+});
+
+describe('verify --har over HTTPS and into a file that is not a HAR', () => {
+  it('records through the recorder, trusting --ca upstream', async () => {
+    const secure = await makeFake();
+    try {
+      const { baseUrl: url, ca } = await secure.listen();
+      const caFile = join(folder, 'ca.pem');
+      writeFileSync(caFile, ca as string);
+      const har = join(folder, 'secure.har');
+      const args = ['--base-url', url, '--server-id', String(SERVER_ID), '--key', KEY];
+      const { code, stdout } = await run([
+        ...args,
+        '--ca',
+        caFile,
+        '--only',
+        'lists.json',
+        '--har',
+        har,
+      ]);
+      expect(code).toBe(EXIT_PASS);
+      expect(stdout).toMatch(new RegExp(`\nRecorded \\d+ exchanges to ${har}\\.\n`));
+      expect(JSON.parse(readFileSync(har, 'utf8')).log.entries[0].request.url).toBe(`${url}/lists`);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('a --har file that exists and is not a HAR is usage, naming --har', async () => {
+    const har = join(folder, 'notes.txt');
+    writeFileSync(har, 'my notes');
+    await expect(
+      runVerifyCommand('verify', [...account(), '--only', 'lists.json', '--har', har], {}),
+    ).rejects.toThrow(
+      new UsageError(
+        `--har: ${har} exists and is not a HAR file: give another --out (it is never overwritten).`,
+      ),
+    );
+    expect(readFileSync(har, 'utf8')).toBe('my notes');
   });
 });
 
