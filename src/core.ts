@@ -8,7 +8,12 @@ import {
 } from './control/faults.js';
 import { type Har, toHar } from './control/har.js';
 import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
-import { Journal, type JournalEntry, type JournalScope } from './control/journal.js';
+import {
+  Journal,
+  type JournalEntry,
+  type JournalScope,
+  type ReadOptions,
+} from './control/journal.js';
 import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
 import { PendingRequests } from './control/pending.js';
 import { Redactor } from './control/redact.js';
@@ -210,8 +215,8 @@ export class Core {
   }
 
   /** The entries that match a checked filter, built one at a time as they are taken. */
-  selectRequests(filter: RequestFilter): Iterable<JournalEntry> {
-    return this.journal.select(filter);
+  selectRequests(filter: RequestFilter, read?: ReadOptions): Iterable<JournalEntry> {
+    return this.journal.select(filter, read);
   }
 
   waitForRequest(filter: RequestFilter = {}, options: WaitOptions = {}): Promise<JournalEntry> {

@@ -115,6 +115,12 @@ export class JournalRing {
     };
   }
 
+  /** The id of the oldest exchange held, if any. */
+  oldestId(): number | undefined {
+    // Until the ring is full, the oldest is at 0; once full, where the next one goes.
+    return this.ids.length === 0 ? undefined : this.ids[this.next % this.ids.length];
+  }
+
   /** Every exchange held, oldest first. */
   ordered(): Slot[] {
     // Until the ring is full, `next` is where the columns end: the oldest is at 0 either way.

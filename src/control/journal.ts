@@ -156,6 +156,17 @@ interface Waiter {
  */
 export const MESSAGE_BUDGET_MS = 1000;
 
+/** How much of the journal a read returns, besides its filter. */
+export interface ReadOptions {
+  /** Only the newest `last` of the entries that match (still oldest first). */
+  readonly last?: number;
+  /**
+   * False: each entry without its bodies (`body`, `bodyEncoding`, `bodyNote`), keeping
+   * `bodySize` and `bodyTruncated`. True when not given.
+   */
+  readonly bodies?: boolean;
+}
+
 /** The most waits for a request pending at once; past it, a wait is refused at once. */
 export const MAX_WAITS = 100;
 
@@ -243,8 +254,19 @@ export class Journal {
     this.ring.setDuration(id, durationMs);
   }
 
+  /** The id of the oldest entry held; one past {@link newestId} when none is held. */
+  get oldestId(): number {
+    return this.ring.oldestId() ?? this.lastId + 1;
+  }
+
   entries(filter?: RequestFilter): JournalEntry[] {
     return [...this.select(filter)];
+  }
+
+  /** The entry `id`, whole, while the journal holds it. */
+  entry(id: number): JournalEntry | undefined {
+    const slot = this.ordered().find((held) => held.id === id);
+    return slot === undefined ? undefined : toEntry(slot);
   }
 
   /**
@@ -254,14 +276,17 @@ export class Journal {
    * {@link MAX_FILTER_STEPS} for the whole read: past it, `InvalidOptionError` (HTTP: 400) says
    * to narrow the read, before anything is written.
    */
-  select(filter?: RequestFilter): Iterable<JournalEntry> {
+  select(filter?: RequestFilter, read: ReadOptions = {}): Iterable<JournalEntry> {
+    const { last, bodies = true } = read;
+    const build = bodies ? toEntry : toEntryWithoutBodies;
+    const newest = (slots: Slot[]) => (last === undefined ? slots : slots.slice(-last));
     const slots = this.ordered();
-    if (!filter) return built(slots);
+    if (!filter) return built(newest(slots), build);
     const budget = filterBudget();
     // Only the slots are held; their entries are built as they are written, one at a time.
     const found = [...matching(slots, this.compile(filter), budget)];
     if (budget.steps < 0) throw tooCostly();
-    return built(found);
+    return built(newest(found), build);
   }
 
   /**
@@ -456,8 +481,11 @@ export function journalEntryOf(
   });
 }
 
-function* built(slots: readonly Slot[]): Generator<JournalEntry, void, undefined> {
-  for (const slot of slots) yield toEntry(slot);
+function* built(
+  slots: readonly Slot[],
+  build: (slot: Slot) => JournalEntry,
+): Generator<JournalEntry, void, undefined> {
+  for (const slot of slots) yield build(slot);
 }
 
 /**
@@ -549,6 +577,23 @@ function headOf({ id, facts }: Slot): EntryHead {
     operation: facts.operation,
     fault: facts.fault,
   };
+}
+
+/**
+ * The entry with its bodies' sizes but not the bodies: what a list of exchanges shows (the
+ * inspector's journal), without decoding or sending up to two cut bodies per entry.
+ */
+function toEntryWithoutBodies(slot: Slot): JournalEntry {
+  const entry = toEntry({ ...slot, requestBody: undefined, responseBody: undefined });
+  Object.assign(entry.request, sizeOf(slot.requestBody));
+  Object.assign(entry.response, sizeOf(slot.responseBody));
+  return entry;
+}
+
+function sizeOf(kept: Kept): RecordedBody {
+  if (kept === undefined) return {};
+  if (kept instanceof CutBody) return { bodySize: kept.size, bodyTruncated: true };
+  return { bodySize: Buffer.byteLength(kept) };
 }
 
 function toEntry({ id, facts: record, requestBody, responseBody }: Slot): JournalEntry {

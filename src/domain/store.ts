@@ -96,6 +96,11 @@ export class Store {
     return this.tenants.get(serverId);
   }
 
+  /** Every server held, in the order they were added. */
+  allTenants(): IterableIterator<Tenant> {
+    return this.tenants.values();
+  }
+
   requireTenant(serverId: number): Tenant {
     checkServerIdType(serverId);
     const tenant = this.tenants.get(serverId);

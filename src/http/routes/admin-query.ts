@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { JournalEntry, JournalScope } from '../../control/journal.js';
+import type { JournalEntry, JournalScope, ReadOptions } from '../../control/journal.js';
 import type { RequestFilter } from '../../control/journal-filter.js';
 import type { Core } from '../../core.js';
 import { ApiError, StateError } from '../../domain/errors.js';
@@ -28,6 +28,54 @@ export const FILTER_QUERY = {
       'JSON: a partial match on the request body, e.g. {"emailAddress":"ann@example.com"}.',
   },
 } as const;
+
+/**
+ * What `GET /requests` takes besides the filter: how much of each matching entry, and of the
+ * matches, to send. A page that polls reads the newest few, without bodies, since its last read.
+ */
+export const READ_QUERY = {
+  ...FILTER_QUERY,
+  last: {
+    type: 'integer',
+    minimum: 1,
+    description: 'Only the newest `last` of the matching entries (still oldest first).',
+  },
+  bodies: {
+    type: 'string',
+    enum: ['whole', 'none'],
+    description:
+      '`none`: each entry without its bodies (`body`, `bodyEncoding`, `bodyNote`), with `bodySize` and `bodyTruncated`; `whole` (default): as recorded.',
+  },
+} as const;
+
+/** The header of a journal read that says which entries the journal no longer holds. */
+export const JOURNAL_OLDEST_ID = 'journal-oldest-id';
+
+/** A journal read's filter and its {@link READ_QUERY} options, from the query. */
+export function journalRead(
+  query: unknown,
+  filterOf: (filter: Record<string, unknown>) => RequestFilter,
+): { filter: RequestFilter; read: ReadOptions } {
+  const { last, bodies, ...rest } = (query ?? {}) as Record<string, unknown>;
+  const read: { last?: number; bodies?: boolean } = {};
+  if (last !== undefined) {
+    if (typeof last !== 'string' || !/^\d{1,15}$/.test(last) || Number(last) < 1) {
+      throw new ApiError('ADMIN_BAD_REQUEST', {
+        detail: 'last must be a whole number of 1 or more: how many of the newest entries to read.',
+      });
+    }
+    read.last = Number(last);
+  }
+  if (bodies !== undefined) {
+    if (bodies !== 'whole' && bodies !== 'none') {
+      throw new ApiError('ADMIN_BAD_REQUEST', {
+        detail: "bodies must be 'whole' (the default) or 'none' (entries without their bodies).",
+      });
+    }
+    read.bodies = bodies === 'whole';
+  }
+  return { filter: filterOf(rest), read };
+}
 
 export function badFilter(detail: string): never {
   throw new ApiError('ADMIN_BAD_REQUEST', { detail: `Bad filter: ${detail}` });

@@ -16,7 +16,15 @@ import {
   SEED_BODY_LIMIT,
   TENANT_BODY,
 } from './admin-bodies.js';
-import { badFilter, FILTER_QUERY, filterInput, longPoll, WAIT_QUERY } from './admin-query.js';
+import {
+  badFilter,
+  FILTER_QUERY,
+  filterInput,
+  journalRead,
+  longPoll,
+  READ_QUERY,
+  WAIT_QUERY,
+} from './admin-query.js';
 
 const common = {
   auth: 'admin',
@@ -96,19 +104,19 @@ export const TENANT_ROUTES: readonly Route[] = [
     operationId: 'tenantRequests',
     method: 'GET',
     path: `${TENANT}/requests`,
-    query: FILTER_QUERY,
+    query: READ_QUERY,
     summary:
-      "The tenant's journal: every exchange that named its server since its last reset, filtered by the query.",
+      "The tenant's journal: every exchange that named its server since its last reset, filtered by the query (and `last`, `bodies`, as GET /__admin/requests takes them).",
     status: 200,
-    handle: ({ core, params, request }) =>
-      new Rendered(
+    handle: ({ core, params, request }) => {
+      const { filter, read } = journalRead(request.query, (rest) =>
+        tenantFilter(core, params.serverId, rest),
+      );
+      return new Rendered(
         JSON_TYPE.contentType,
-        jsonStream(
-          '[',
-          core.selectRequests(tenantFilter(core, params.serverId, request.query)),
-          ']',
-        ),
-      ),
+        jsonStream('[', core.selectRequests(filter, read), ']'),
+      );
+    },
   }),
   route({
     ...common,

@@ -4,11 +4,10 @@ import { MAX_WAITS } from '../../control/journal.js';
 import { ApiError } from '../../domain/errors.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { stateJson } from '../../state-json.js';
-import { INSPECTOR_PAGE, INSPECTOR_POLICY } from '../inspector-page.js';
 import { jsonStream, textStream } from '../json-stream.js';
 import { JSON_TYPE } from '../negotiate.js';
 import { CONTENTS } from '../representations.js';
-import { Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
+import { ID, Rendered, type Route, route, SERVER_ID, TEXT } from '../route.js';
 import {
   CONTROL_BODY_LIMIT,
   controlBody,
@@ -21,23 +20,15 @@ import {
 import {
   DEFAULT_HTTP_WAIT_MS,
   FILTER_QUERY,
+  JOURNAL_OLDEST_ID,
   journalFilter,
+  journalRead,
   longPoll,
   MAX_HTTP_WAIT_MS,
+  READ_QUERY,
   WAIT_QUERY,
 } from './admin-query.js';
 import { contentWithThumbnails, selfOrigin } from './content.js';
-
-/**
- * The inspector's own headers: its policy (script and style by hash, no framing), no framing for
- * older browsers either, and no Referer from anything it loads (its address may hold ?token=).
- */
-const INSPECTOR_HEADERS = {
-  'content-security-policy': INSPECTOR_POLICY,
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
 
 const common = { auth: 'admin', tags: ['control'], bodyLimit: CONTROL_BODY_LIMIT } as const;
 const server = { serverId: SERVER_ID };
@@ -55,22 +46,6 @@ export const ADMIN_ROUTES: readonly Route[] = [
     summary: 'Is the fake up?',
     status: 200,
     handle: () => ({ status: 'ok' }),
-  }),
-  route({
-    ...common,
-    operationId: 'inspector',
-    method: 'GET',
-    path: `${ADMIN_PREFIX}/ui`,
-    summary: 'The inspector page (HTML); with an admin token, open it as /__admin/ui?token=...',
-    status: 200,
-    renders: 'text/html',
-    // A browser cannot send a header when it opens a page: this page alone also takes the token
-    // as ?token= (and its script then sends the header).
-    page: true,
-    handle: ({ reply }) => {
-      reply.headers(INSPECTOR_HEADERS);
-      return new Rendered('text/html; charset=utf-8', INSPECTOR_PAGE);
-    },
   }),
   route({
     ...common,
@@ -214,14 +189,36 @@ export const ADMIN_ROUTES: readonly Route[] = [
     operationId: 'requests',
     method: 'GET',
     path: `${ADMIN_PREFIX}/requests`,
-    query: FILTER_QUERY,
-    summary: 'The request journal, oldest first, with whole exchanges; filtered by the query.',
+    query: READ_QUERY,
+    summary:
+      'The request journal, oldest first, with whole exchanges; filtered by the query, the newest `last` only, without bodies with `bodies=none`. The Journal-Oldest-Id header gives the id of the oldest entry held (one past the newest when none is): a reader polling with sinceId drops what it holds below it.',
     status: 200,
-    handle: ({ core, request }) =>
-      new Rendered(
+    handle: ({ core, request, reply }) => {
+      const { filter, read } = journalRead(request.query, (rest) => journalFilter(core, rest));
+      reply.header(JOURNAL_OLDEST_ID, String(core.journal.oldestId));
+      return new Rendered(
         JSON_TYPE.contentType,
-        jsonStream('[', core.selectRequests(journalFilter(core, request.query)), ']'),
-      ),
+        jsonStream('[', core.selectRequests(filter, read), ']'),
+      );
+    },
+  }),
+  route({
+    ...common,
+    operationId: 'request',
+    method: 'GET',
+    path: `${ADMIN_PREFIX}/requests/:id`,
+    params: { id: ID },
+    summary: 'One journal entry, whole, by its id; 404 once the journal no longer holds it.',
+    status: 200,
+    handle: ({ core, params }) => {
+      const entry = core.journal.entry(params.id);
+      if (entry === undefined) {
+        throw new ApiError('ADMIN_NOT_FOUND', {
+          detail: `The journal holds no entry ${params.id} (cleared, or dropped for newer ones).`,
+        });
+      }
+      return entry;
+    },
   }),
   route({
     ...common,

@@ -69,16 +69,17 @@ export function selfOrigin(request: FastifyRequest): string {
 
 /**
  * A tenant's content with freshly minted thumbnail URLs on `origin`: what GET /content answers,
- * and what the inspector reads through the control API.
+ * and what the inspector reads through the control API (its first `limit` items).
  */
 export function contentWithThumbnails(
   tenant: Tenant,
   origin: string,
   thumbnails: ThumbnailSigner,
   now: number,
+  limit = Number.POSITIVE_INFINITY,
 ): ContentView[] {
   const expires = now + THUMBNAIL_LIFETIME_MS;
-  return Array.from(tenant.content.values(), (item): ContentView => {
+  return first(tenant.content.values(), limit).map((item): ContentView => {
     const token = thumbnails.token({ serverId: tenant.serverId, contentId: item.id, expires });
     return {
       ...item,
@@ -86,4 +87,15 @@ export function contentWithThumbnails(
       thumbnailExpiration: expires,
     };
   });
+}
+
+/** The first `count` items of `items`, taking no more of them than that. */
+export function first<T>(items: Iterable<T>, count: number): T[] {
+  const taken: T[] = [];
+  if (count <= 0) return taken;
+  for (const item of items) {
+    taken.push(item);
+    if (taken.length >= count) break;
+  }
+  return taken;
 }

@@ -1,6 +1,7 @@
 import type { Route } from '../route.js';
 import { Router } from '../router.js';
 import { ADMIN_ROUTES } from './admin.js';
+import { INSPECTOR_ROUTES } from './admin-inspector.js';
 import { TENANT_ROUTES } from './admin-tenants.js';
 import { CONTENT_ROUTES } from './content.js';
 import { CUSTOM_FIELD_ROUTES } from './custom-fields.js';
@@ -18,6 +19,7 @@ export const ROUTES: readonly Route[] = [
   ...CUSTOM_FIELD_ROUTES,
   ...CONTENT_ROUTES,
   ...ADMIN_ROUTES,
+  ...INSPECTOR_ROUTES,
   ...TENANT_ROUTES,
 ];
 
