@@ -73,6 +73,10 @@ describe('writeCaFile', () => {
     expect(readFileSync(file, 'utf8')).toBe('PEM');
   });
 
+  it('is a CaFileError, named so in a stack trace', () => {
+    expect(String(new CaFileError('x'))).toBe('CaFileError: x');
+  });
+
   it('names the file and the fix when it cannot be written', () => {
     const file = join(base, 'not-a-folder', 'ca.pem');
     writeFileSync(join(base, 'not-a-folder'), '');

@@ -297,3 +297,10 @@ describe('readFlagFile', () => {
     );
   });
 });
+
+describe('UsageError', () => {
+  it('is named so in a stack trace', () => {
+    expect(new UsageError('x').name).toBe('UsageError');
+    expect(String(new UsageError('x'))).toBe('UsageError: x');
+  });
+});
