@@ -213,9 +213,10 @@ describe.skipIf(!available)('the inspector leaves no trace of itself, in headles
     const own = sent.filter(({ url }) => url.startsWith(origin));
     expect(own.map(({ url }) => new URL(url).pathname)).toEqual(
       expect.arrayContaining([
-        '/__admin/state',
+        '/__admin/servers',
+        '/__admin/servers/1234/overview',
+        '/__admin/servers/56789/overview',
         '/__admin/requests',
-        '/__admin/servers/1234/content',
       ]),
     );
     expect(own.some(({ url }) => url.includes('/marketing/'))).toBe(false);
