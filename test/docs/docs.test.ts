@@ -191,6 +191,68 @@ describe.skipIf(!hasCurl && process.env.CI !== 'true')(
   },
 );
 
+/**
+ * What a shell example makes, for the examples after it on the same page: files copied or
+ * redirected to, folders made, CA files written (also through a `$PWD` volume of a container).
+ */
+function madeBy(code: string, made: Set<string>): void {
+  const volumes = [...code.matchAll(/-v\s+"?\$PWD\/([^:"\s]+):(\/[^:"\s]+)/g)].map(
+    (match) => [match[1]!, match[2]!] as const,
+  );
+  const add = (path: string) => {
+    if (!path.startsWith('/')) made.add(normalize(path));
+    for (const [host, inside] of volumes) {
+      if (path.startsWith(`${inside}/`)) made.add(normalize(host + path.slice(inside.length)));
+    }
+  };
+  for (const match of code.matchAll(/(?:^|\s)cp\s+(?:-\S+\s+)*\S+\s+(\S+)/gm)) add(match[1]!);
+  for (const match of code.matchAll(/docker cp \S+ (\S+)/g)) add(match[1]!);
+  for (const match of code.matchAll(/>\s*([\w./-]+)/g)) add(match[1]!);
+  for (const match of code.matchAll(/mkdir -p (\S+)/g)) add(match[1]!);
+  for (const match of code.matchAll(/(?:--ca-out[ =]|FMS_CA_OUT=|--out[ =])(\S+)/g)) add(match[1]!);
+}
+
+/** The CA file `npm start` writes (package.json's start script): every page may trust it. */
+const START_CA = /--ca-out (\S+)/.exec(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start,
+)?.[1];
+
+describe('the files shell examples name', () => {
+  const shell = blocks.filter((block) => ['sh', 'bash', 'shell'].includes(block.info));
+  const relative = (path: string) => !/^[/$<~"'`]/.test(path) && !path.includes('$');
+
+  it.each(files.filter((file) => shell.some((block) => block.file === file)))(
+    '%s: a seed it names exists or is made first; a file it writes has a folder; a CA it trusts is written first',
+    (file) => {
+      const made = new Set<string>(START_CA === undefined ? [] : [START_CA]);
+      const problems: string[] = [];
+      for (const block of shell.filter((b) => b.file === file)) {
+        const code = block.code;
+        const here = (path: string) => existsSync(join(ROOT, path)) || made.has(normalize(path));
+        madeBy(code, made);
+        for (const match of code.matchAll(/(?:--seed[ =]|FMS_SEED=)(\S+)/g)) {
+          const seed = match[1]!;
+          if (relative(seed) && !here(seed)) problems.push(`${where(block)}: no seed ${seed}`);
+        }
+        for (const match of code.matchAll(
+          /(?:--state-file[ =]|FMS_STATE_FILE=|--ca-out[ =]|FMS_CA_OUT=|--out[ =])(\S+)/g,
+        )) {
+          const folder = dirname(match[1]!);
+          if (relative(folder) && folder !== '.' && !here(folder))
+            problems.push(`${where(block)}: no folder ${folder} for ${match[1]}`);
+        }
+        for (const match of code.matchAll(/--cacert[ =](\S+)/g)) {
+          const ca = match[1]!;
+          if (relative(ca) && !made.has(normalize(ca)))
+            problems.push(`${where(block)}: ${ca} is trusted but nothing on the page writes it`);
+        }
+      }
+      expect(problems).toEqual([]);
+    },
+  );
+});
+
 describe('links', () => {
   const anchorsOf = new Map<string, Set<string>>();
   const anchorsIn = (file: string) => {
