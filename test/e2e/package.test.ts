@@ -28,6 +28,10 @@ describe('the npm package', () => {
   it('ships the code once: no source maps, no bundled dependency, under 1.4 MB unpacked', async () => {
     const packed = await pack();
     const paths = packed.files.map((file) => file.path);
+    const prose = packed.files.filter(
+      (file) => file.path.startsWith('docs/') || file.path === 'CHANGELOG.md',
+    );
+    const docBytes = prose.reduce((sum, file) => sum + file.size, 0);
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths).toEqual(
       expect.arrayContaining(['dist/cli.js', 'dist/index.js', 'dist/index.cjs']),
@@ -37,9 +41,24 @@ describe('the npm package', () => {
     // and once as CommonJS); 1.25 MB with tenants, the remote handle and the tenant routes in the
     // OpenAPI document. A bundled dependency would break this bound many times over (undici alone
     // is some 1.5 MB).
-    expect(packed.unpackedSize).toBeLessThan(1_400_000);
+    expect(packed.unpackedSize - docBytes).toBeLessThan(1_400_000);
+    // The docs and the CHANGELOG (about 500 KB, a third of it the inspector's screenshot) ship
+    // too, counted apart.
+    expect(docBytes).toBeLessThan(700_000);
     const cli = packed.files.find((file) => file.path === 'dist/cli.js')!;
     expect(cli.size).toBeLessThan(100_000);
+  });
+
+  it("ships the docs, so that the README's links work from node_modules", async () => {
+    const paths = new Set((await pack()).files.map((file) => file.path));
+    const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/i.test(target));
+    expect(targets.length).toBeGreaterThan(5);
+    expect(targets.filter((target) => !paths.has(target.replace(/^\.\//, '')))).toEqual([]);
+    const pages = readdirSync(new URL('docs/', ROOT)).filter((name) => name.endsWith('.md'));
+    expect(pages.filter((page) => !paths.has(`docs/${page}`))).toEqual([]);
   });
 
   it('loads every dependency from node_modules, in the ES module and CommonJS builds', () => {
