@@ -165,9 +165,12 @@ describe.skipIf(!available)('the inspector polls gently, in headless Chromium', 
       .toBeGreaterThan(0);
     fake.clearRequests();
     await call(fake, 'GET', 'customfields');
-    await expect
-      .poll(() => page.locator('#journal tr[data-id]').count(), { timeout: 5000 })
-      .toBe(1);
+    const id = fake.requests()[0]!.id;
+    const shown = () =>
+      page
+        .locator('#journal tr[data-id]')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-id')));
+    await expect.poll(shown, { timeout: 5000 }).toEqual([String(id)]);
     expect(await page.locator('#journal').innerText()).toContain('/marketing/v1/customfields');
   }, 30_000);
 });
