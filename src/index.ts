@@ -19,6 +19,7 @@ export type {
 } from './control/journal.js';
 export type { NearMiss, RequestFilter } from './control/journal-filter.js';
 export type { RequestMatch } from './control/request-match.js';
+export { WaitTimeoutError } from './control/wait-timeout-error.js';
 export type { WaitOptions } from './core.js';
 export {
   API_ERRORS,
@@ -34,7 +35,6 @@ export {
   StateSaveError,
   TooManyWaitsError,
   UnknownServerError,
-  WaitTimeoutError,
 } from './domain/errors.js';
 export type { ContactStatus } from './domain/rules.js';
 export type {
@@ -92,11 +92,10 @@ export type {
 export type { FetchDispatcher } from './tenants/trust.js';
 export type { ImportOptions } from './verify/import.js';
 export { importSeed } from './verify/import.js';
+export { reportJunit, reportText } from './verify/report.js';
 export {
   type CheckResult,
   type CouldNotRun,
-  reportJunit,
-  reportText,
   type VerifyOptions,
   type VerifyReport,
   verifyPlan,

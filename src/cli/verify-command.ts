@@ -4,13 +4,8 @@ import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
 import { PRIVATE_FILE_MODE, writeFileAtomically } from '../files.js';
 import { importSeed } from '../verify/import.js';
-import {
-  checkTarget,
-  reportJunit,
-  reportText,
-  verifyPlan,
-  verifyService,
-} from '../verify/verify.js';
+import { reportJunit, reportText } from '../verify/report.js';
+import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
 import { readFlagFile, UsageError } from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
 import { verifyRecorded } from './verify-har.js';

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { PACKAGE_VERSION } from '../version.js';
-import type { JournalEntry, RecordedBody } from './journal.js';
+import type { JournalEntry, RecordedBody } from './journal-entry.js';
 
 /** An HTTP Archive (HAR 1.2) document; entries follow the HAR 1.2 specification. */
 export interface Har {

@@ -1,5 +1,5 @@
 import { FAULT_KINDS, type FaultKind } from './fault-rule.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal-entry.js';
 import { compileMatch, parseRequestMatch, type RequestMatch } from './request-match.js';
 
 /** Which journal entries to read or wait for; every part is optional and all must hold. */

@@ -1,6 +1,6 @@
 import type { FaultKind } from './fault-rule.js';
-import type { Headers, JournalRecord } from './journal.js';
 import type { Kept } from './journal-body.js';
+import type { Headers, JournalRecord } from './journal-entry.js';
 
 /** One recorded exchange, as the journal reads it back from its ring. */
 export interface Slot {

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { KeyChange } from '../domain/key-ledger.js';
 import { parseServerId } from '../domain/rules.js';
-import type { Headers } from './journal.js';
+import type { Headers } from './journal-entry.js';
 import { LastRedaction } from './last-redaction.js';
 import { basicUsername } from './request-match.js';
 import { MAX_ESCAPE_WIDTH, redactForms } from './secret-encodings.js';

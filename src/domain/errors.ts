@@ -1,5 +1,3 @@
-import type { NearMiss } from '../control/journal-filter.js';
-
 /**
  * Every error the package raises, thrown by the handle or answered over HTTP, in one table: a
  * stable code, the HTTP status it is answered with, and the message. Messages quoted by the
@@ -154,7 +152,7 @@ export interface PackageError extends Error {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-function fillTemplate(template: string, params: Params): string {
+export function fillTemplate(template: string, params: Params): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
     key in params ? String(params[key]) : whole,
   );
@@ -296,21 +294,6 @@ export class StateSaveError extends FakeMarketingServerError {
     super(fillTemplate(API_ERRORS.STATE_NOT_SAVED.message, { file, reason }), 'STATE_NOT_SAVED');
     this.file = file;
     this.reason = reason;
-  }
-}
-
-/** `waitForRequest()` timed out; the message lists the recorded requests closest to the filter. */
-export class WaitTimeoutError extends FakeMarketingServerError {
-  override name = 'WaitTimeoutError';
-  /** The closest recorded requests, with what differs in each. */
-  readonly closest: readonly NearMiss[];
-
-  constructor(message: string, closest: readonly NearMiss[]) {
-    super(
-      fillTemplate(API_ERRORS.REQUEST_NOT_RECEIVED.message, { detail: message }),
-      'REQUEST_NOT_RECEIVED',
-    );
-    this.closest = closest;
   }
 }
 

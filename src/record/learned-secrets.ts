@@ -1,4 +1,4 @@
-import type { Headers } from '../control/journal.js';
+import type { Headers } from '../control/journal-entry.js';
 import type { SecretSource } from '../control/redact.js';
 import { parseServerId } from '../domain/rules.js';
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { WaitTimeoutError } from '../control/wait-timeout-error.js';
 import {
   FakeMarketingServerError,
   FaultRuleError,
@@ -8,7 +9,6 @@ import {
   StateError,
   TooManyWaitsError,
   UnknownServerError,
-  WaitTimeoutError,
 } from '../domain/errors.js';
 import type { TrustedClients } from './trust.js';
 

@@ -17,7 +17,6 @@ import { type Answer, type Call, describeCall, send, type Target } from './http-
 import { type CouldNotRun, preflight, transportProblem } from './preflight.js';
 
 export type { CouldNotRun } from './preflight.js';
-export { reportJunit, reportText } from './report.js';
 
 /** Options of {@link verifyService}. */
 export interface VerifyOptions extends Target {

@@ -7,7 +7,8 @@ import {
   type FilterBudget,
   MAX_FILTER_STEPS,
 } from '../../src/control/journal-filter.js';
-import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
+import { InvalidOptionError } from '../../src/domain/errors.js';
 import { call, useFake } from '../helpers/fake.js';
 import { addByEmailRecord } from '../helpers/journal-record.js';
 

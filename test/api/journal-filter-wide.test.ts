@@ -9,7 +9,8 @@ import {
   MAX_FILTER_STEPS,
   PROPERTY_STEPS,
 } from '../../src/control/journal-filter.js';
-import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
+import { InvalidOptionError } from '../../src/domain/errors.js';
 import { addByEmailRecord } from '../helpers/journal-record.js';
 
 /**

@@ -6,7 +6,8 @@ import {
   type FilterBudget,
   MAX_FILTER_STEPS,
 } from '../../src/control/journal-filter.js';
-import { InvalidOptionError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
+import { InvalidOptionError } from '../../src/domain/errors.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
 // Tests that the mutation run (npm run mutation) asked for: how the journal spends the budget of

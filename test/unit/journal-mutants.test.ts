@@ -6,7 +6,8 @@ import {
   journalEntryOf,
   MAX_WAITS,
 } from '../../src/control/journal.js';
-import { StateError, TooManyWaitsError, WaitTimeoutError } from '../../src/domain/errors.js';
+import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
+import { StateError, TooManyWaitsError } from '../../src/domain/errors.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the journal's ring buffer, how an

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
-import { firstRepeatedName, parseJsonBody } from '../../src/http/json-body.js';
+import { firstRepeatedName, parseJsonBody } from '../../src/domain/json-body.js';
 
 describe('firstRepeatedName', () => {
   it.each([

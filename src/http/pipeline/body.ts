@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
-import { parseJsonBody } from '../json-body.js';
+import { parseJsonBody } from '../../domain/json-body.js';
 
 type Payload = RequestPayload;
 

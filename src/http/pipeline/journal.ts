@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { FaultKind } from '../../control/fault-rule.js';
-import type { Headers, JournalRecord } from '../../control/journal.js';
+import type { Headers, JournalRecord } from '../../control/journal-entry.js';
 import { type Recent, recentTexts } from '../../control/recent.js';
 import { claimedServerId } from '../../control/request-match.js';
 import type { Core } from '../../core.js';

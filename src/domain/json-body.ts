@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { ApiError } from '../domain/errors.js';
+import { ApiError } from './errors.js';
 
 /**
  * Reads a JSON request body, for the emulated API and the control API alike.
