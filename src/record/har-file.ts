@@ -1,51 +1,71 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, type FileHandle, open, rename, rm } from 'node:fs/promises';
 import type { HarEntry } from '../control/har.js';
 import { removeStaleTemporaries, temporaryFileOf } from '../files.js';
 import { PACKAGE_VERSION } from '../version.js';
+import { HAR_HEAD, HAR_TAIL, type Previous } from './previous-har.js';
 
-const TAIL = Buffer.from('\n]}}\n');
 /** How soon after an exchange the file is written, at least. */
 const MIN_DELAY_MS = 25;
 /** At most: a long recording is written less often, never more than this late. */
 const MAX_DELAY_MS = 1000;
+/**
+ * The most bytes of entries kept waiting for the next write: there the file is written at once,
+ * and an exchange waits for {@link HarFile.room} before its entry is made.
+ */
+export const MAX_UNWRITTEN_BYTES = 32 * 1024 * 1024;
+
+const head = () =>
+  `${HAR_HEAD}${JSON.stringify({ name: 'fake-marketing-server record', version: PACKAGE_VERSION })},"entries":[`;
+const TAIL = Buffer.from(HAR_TAIL);
+const FIRST = Buffer.from('\n');
+const NEXT = Buffer.from(',\n');
 
 /**
  * A HAR 1.2 file that is whole at every moment: each write goes to a temporary file that is then
  * renamed over the HAR, so a reader, Ctrl+C or a crash sees the file before or after an exchange,
- * never half of one. Entries are kept serialised in one growing buffer, so adding one costs its own
- * size on the event loop. Rewriting the whole file after every exchange would cost each exchange
- * the file's size in I/O, so exchanges are written in batches: 25 ms after the first one not yet
- * on disk, or twenty times as long as the last write took (a long recording spends at most a 20th of
- * its time writing), at most a second; `write()` (on close) writes at once.
+ * never half of one. Only the entries not yet on disk are kept, serialised one a line: a write
+ * copies the file on disk to the temporary one (in the kernel: `copy_file_range`, or a reflink
+ * where the file system has them), writes the new entries and the tail over the old tail, and
+ * renames it, so memory holds one batch however long the recording. Copying the file costs each
+ * write the file's size in I/O, so exchanges are written in batches: 25 ms after the first one not
+ * yet on disk, or twenty times as long as the last write took (a long recording spends at most a
+ * 20th of its time writing), at most a second; at once when the batch reaches
+ * {@link MAX_UNWRITTEN_BYTES} (large answers are written as they come). `write()` (on close) writes at once.
  */
 export class HarFile {
-  private buffer: Buffer;
-  private length: number;
-  private count: number;
+  /** Serialised entries, each after its separator. */
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
+  private count = 0;
+  /** The file's length on disk, its tail included; undefined until the first write. */
+  private length: number | undefined;
+  /** A recording that is not ours, rewritten in our form by the first write. */
+  private foreign: readonly unknown[] = [];
   private writing: Promise<void> | undefined;
   private pending = false;
   private timer: NodeJS.Timeout | undefined;
   private lastWriteMs = 0;
+  private waiters: Array<() => void> = [];
 
   /**
-   * Starts a file with `previous` entries (a recording being continued) or none; `onError` hears
-   * of a batch that could not be written (the next write tries again).
+   * Starts a file that continues `previous` (what {@link readPrevious} found at `path`), or an
+   * empty one; `onError` hears of a batch that could not be written (the next write tries again).
    */
   constructor(
     readonly path: string,
-    previous: readonly unknown[] = [],
+    previous: Previous = { entries: [] },
     private readonly onError: (error: Error) => void = () => {},
   ) {
     // A recording killed mid-write (kill -9) left its temporary file next to the HAR.
     removeStaleTemporaries(path);
-    const head = `{"log":{"version":"1.2","creator":${JSON.stringify({
-      name: 'fake-marketing-server record',
-      version: PACKAGE_VERSION,
-    })},"entries":[`;
-    this.buffer = Buffer.alloc(64 * 1024);
-    this.length = this.buffer.write(head);
-    this.count = 0;
-    for (const entry of previous) this.add(entry as HarEntry);
+    if ('entries' in previous) {
+      this.foreign = previous.entries;
+      this.count = previous.entries.length;
+    } else {
+      this.count = previous.count;
+      this.length = previous.length;
+    }
   }
 
   /** How many entries the file holds (once written). */
@@ -53,14 +73,28 @@ export class HarFile {
     return this.count;
   }
 
-  /** Adds one exchange; the file is written with the next batch. */
+  /**
+   * Resolves when the batch has room for another entry: at once under {@link
+   * MAX_UNWRITTEN_BYTES}, else when the batch has been written (or its write failed, so that the
+   * exchanges waiting go on rather than wait for a disk that may never come back).
+   */
+  room(): Promise<void> {
+    if (this.batchBytes < MAX_UNWRITTEN_BYTES) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Adds one exchange; the file is written with the next batch, at once when it is full. */
   append(entry: HarEntry): void {
-    this.add(entry);
-    if (this.timer !== undefined) return;
-    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, this.lastWriteMs * 20));
-    this.timer = setTimeout(() => {
+    // The separator apart: prefixing it would copy the whole serialised entry once more.
+    this.add(this.count === 0 ? FIRST : NEXT, Buffer.from(JSON.stringify(entry)));
+    if (this.batchBytes >= MAX_UNWRITTEN_BYTES) {
       this.write().catch((error: unknown) => this.onError(error as Error));
-    }, delay);
+    } else if (this.timer === undefined) {
+      const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, this.lastWriteMs * 20));
+      this.timer = setTimeout(() => {
+        this.write().catch((error: unknown) => this.onError(error as Error));
+      }, delay);
+    }
   }
 
   /** Writes the file as it stands now; resolves when every entry added so far is on disk. */
@@ -80,7 +114,11 @@ export class HarFile {
       do {
         this.pending = false;
         const started = performance.now();
-        await this.replace(this.buffer.subarray(0, this.length));
+        try {
+          await this.writeBatch();
+        } finally {
+          for (const resolve of this.waiters.splice(0)) resolve();
+        }
         this.lastWriteMs = performance.now() - started;
       } while (this.pending);
     } finally {
@@ -88,33 +126,58 @@ export class HarFile {
     }
   }
 
-  private add(entry: HarEntry): void {
-    const text = `${this.count === 0 ? '\n' : ',\n'}${JSON.stringify(entry)}`;
-    const needed = this.length + Buffer.byteLength(text);
-    if (needed > this.buffer.length) {
-      // A write under way keeps the old buffer alive through its subarray; bytes below `length`
-      // are never changed, so it writes what it meant to.
-      const bigger = Buffer.alloc(Math.max(needed, this.buffer.length * 2));
-      this.buffer.copy(bigger, 0, 0, this.length);
-      this.buffer = bigger;
-    }
-    this.length += this.buffer.write(text, this.length);
+  private add(separator: Buffer, serialised: Buffer): void {
+    this.batch.push(separator, serialised);
+    this.batchBytes += separator.length + serialised.length;
     this.count += 1;
   }
 
-  private async replace(body: Buffer): Promise<void> {
+  /** Writes the batch: the file on disk copied, the batch and the tail after its entries. */
+  private async writeBatch(): Promise<void> {
+    if (this.length !== undefined && this.batch.length === 0) return;
+    const batch = this.batch;
+    const bytes = this.batchBytes;
+    this.batch = [];
+    this.batchBytes = 0;
     const temporary = temporaryFileOf(this.path);
     try {
-      const handle = await open(temporary, 'w');
+      let handle: FileHandle;
+      let at: number;
+      if (this.length === undefined) {
+        handle = await open(temporary, 'w');
+        at = await this.writeStart(handle);
+      } else {
+        // FICLONE shares the blocks where the file system can; elsewhere the kernel copies them.
+        await copyFile(this.path, temporary, constants.COPYFILE_FICLONE);
+        handle = await open(temporary, 'r+');
+        at = this.length - TAIL.length;
+      }
       try {
-        await handle.writev([body, TAIL]);
+        at += (await handle.writev([...batch, TAIL], at)).bytesWritten;
       } finally {
         await handle.close();
       }
       await rename(temporary, this.path);
+      this.length = at;
+      this.foreign = [];
     } catch (error) {
+      this.batch = [...batch, ...this.batch];
+      this.batchBytes += bytes;
       await rm(temporary, { force: true });
       throw error;
     }
+  }
+
+  /**
+   * The head and the entries of a recording that was not ours, one at a time (a recording being
+   * continued can be large); returns where the batch goes.
+   */
+  private async writeStart(handle: FileHandle): Promise<number> {
+    let at = (await handle.write(head(), 0)).bytesWritten;
+    for (const [index, entry] of this.foreign.entries()) {
+      const line = [index === 0 ? FIRST : NEXT, Buffer.from(JSON.stringify(entry))];
+      at += (await handle.writev(line, at)).bytesWritten;
+    }
+    return at;
   }
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import {
   Agent as HttpAgent,
   type IncomingMessage,
@@ -13,9 +12,9 @@ import { toHarEntry } from '../control/har.js';
 import { HostAllowList } from '../control/host-allow-list.js';
 import { journalEntryOf } from '../control/journal.js';
 import { REDACTED, Redactor } from '../control/redact.js';
-import { readTextFile } from '../files.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
+import { ExchangeSlots } from './exchange-slots.js';
 import {
   type Exchange,
   forward,
@@ -25,6 +24,7 @@ import {
 } from './forward.js';
 import { HarFile } from './har-file.js';
 import { LearnedSecrets } from './learned-secrets.js';
+import { readPrevious } from './previous-har.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 export { RecorderOptionError };
@@ -50,7 +50,16 @@ export interface RecorderOptions {
    * (`verify --har` passes its key: an answer can echo it before any request carried it).
    */
   secrets?: readonly string[];
+  /**
+   * How many exchanges are forwarded at once; default 8. Each holds up to two bodies of 32 MiB,
+   * so this bounds the recorder's memory; more requests wait their turn, their bodies unread, up
+   * to {@link MAX_WAITING}; past that one gets 503 at once.
+   */
+  maxInFlight?: number;
 }
+
+/** The most requests that wait for their turn while {@link RecorderOptions.maxInFlight} are forwarded. */
+export const MAX_WAITING = 256;
 
 /** A running recording proxy. */
 export interface Recorder {
@@ -69,6 +78,7 @@ export interface Recorder {
 }
 
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_IN_FLIGHT = 8;
 
 /**
  * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`,
@@ -79,13 +89,14 @@ const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
  */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = parseUpstream(options.upstream);
-  const file = new HarFile(options.out, previousEntries(options.out), (error) =>
+  const file = new HarFile(options.out, await readPrevious(options.out), (error) =>
     process.emitWarning(`record: cannot write ${options.out}: ${error.message}`),
   );
   const agentOptions = { keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) };
   const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const inFlight = new Set<Promise<void>>();
+  const slots = new ExchangeSlots(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, MAX_WAITING);
   // Names this recorder in the Via header of what it forwards, to see its own requests come back.
   const hop = `fake-marketing-server-record-${randomBytes(8).toString('hex')}`;
   let nextId = file.entries;
@@ -99,18 +110,25 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const hosts = new HostAllowList([options.host ?? '127.0.0.1']);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!hosts.allowsHost(req.headers.host ?? '')) return refuseHost(req, res);
-    const done = forward(req, res, { upstream, agent, timeoutMs, hop }).then(
-      (exchange) => {
-        nextId += 1;
-        secrets.learn(exchange.requestHeaders);
-        file.append(exchangeEntry(nextId, exchange, upstream, redactor));
-      },
-      // The client went away (before its request or its answer was whole), its body was past the
-      // bound, or the recorder answered it itself: nothing was exchanged to record.
-      (error: unknown) => {
-        if (!(error instanceof RefusedHereError)) res.destroy();
-      },
-    );
+    const turn = slots.take();
+    if (turn === undefined) return refuseBusy(req, res, slots);
+    const done = turn
+      .then(() => forward(req, res, { upstream, agent, timeoutMs, hop }))
+      .then(
+        async (exchange) => {
+          // What is not yet on disk is bounded: past it, the turn waits for the next write.
+          await file.room();
+          nextId += 1;
+          secrets.learn(exchange.requestHeaders);
+          file.append(exchangeEntry(nextId, exchange, upstream, redactor));
+        },
+        // The client went away (before its request or its answer was whole), its body was past
+        // the bound, or the recorder answered it itself: nothing was exchanged to record.
+        (error: unknown) => {
+          if (!(error instanceof RefusedHereError)) res.destroy();
+        },
+      )
+      .finally(() => slots.release());
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
@@ -148,6 +166,21 @@ function refuseHost(req: IncomingMessage, res: ServerResponse): void {
   res.end(body);
 }
 
+/** 503 past the requests that may wait their turn: nothing is forwarded, nothing recorded. */
+function refuseBusy(req: IncomingMessage, res: ServerResponse, slots: ExchangeSlots): void {
+  const body = JSON.stringify({
+    message: `fake-marketing-server record: ${slots.size} exchanges are being forwarded and ${slots.waiting} more wait their turn, the most it holds at once: this request was neither forwarded nor recorded; retry it.`,
+  });
+  req.resume();
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'retry-after': '1',
+    connection: 'close',
+  });
+  res.end(body);
+}
+
 async function closeRecorder(
   server: Server,
   inFlight: Set<Promise<void>>,
@@ -164,20 +197,6 @@ async function closeRecorder(
   await closed;
   agent.destroy();
   await file.write();
-}
-
-/** The entries of an existing HAR at `out`, to continue it; none when there is no file. */
-function previousEntries(out: string): unknown[] {
-  if (!existsSync(out)) return [];
-  try {
-    const har = JSON.parse(readTextFile(out)) as { log?: { entries?: unknown } };
-    if (Array.isArray(har.log?.entries)) return har.log.entries;
-  } catch {
-    // Reported below: an unreadable or foreign file is never overwritten.
-  }
-  throw new RecorderOptionError(
-    `${out} exists and is not a HAR file: give another --out (it is never overwritten).`,
-  );
 }
 
 /**

@@ -1,0 +1,32 @@
+/**
+ * How many exchanges a recorder forwards at once: each holds up to two bodies of 32 MiB (the
+ * request's and the answer's), so their number bounds its memory. Past `size`, up to `waiting`
+ * more wait their turn in arrival order, their bodies unread (a waiting request costs its socket);
+ * past those, a request is refused at once.
+ */
+export class ExchangeSlots {
+  private busy = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(
+    readonly size: number,
+    readonly waiting: number,
+  ) {}
+
+  /** Resolves when the caller's turn comes; undefined, at once, when too many wait already. */
+  take(): Promise<void> | undefined {
+    if (this.busy < this.size) {
+      this.busy += 1;
+      return Promise.resolve();
+    }
+    if (this.queue.length >= this.waiting) return undefined;
+    return new Promise((resolve) => this.queue.push(resolve));
+  }
+
+  /** Ends one turn: the slot goes to the first in the queue, if any. */
+  release(): void {
+    const next = this.queue.shift();
+    if (next === undefined) this.busy -= 1;
+    else next();
+  }
+}

@@ -1,0 +1,104 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { readTextFile } from '../files.js';
+import { RecorderOptionError } from './recorder-error.js';
+
+/** How every HAR the recorder writes begins, up to its creator. */
+export const HAR_HEAD = '{"log":{"version":"1.2","creator":';
+/** How it ends: each entry is one line between the head's line and this. */
+export const HAR_TAIL = '\n]}}\n';
+const CREATOR = 'fake-marketing-server record';
+
+/**
+ * What a recording being continued holds: a file the recorder wrote stays as it is (its entries
+ * counted, its length known); another HAR's entries are rewritten in the recorder's form.
+ */
+export type Previous =
+  | { readonly count: number; readonly length: number }
+  | { readonly entries: readonly unknown[] };
+
+/**
+ * The recording at `out`, to continue it; none when there is no file. One the recorder wrote is
+ * read a line (an entry) at a time, so that memory holds one entry whatever the file's length;
+ * another HAR is read whole. Throws RecorderOptionError for a file that is not a HAR: it is never
+ * overwritten.
+ */
+export async function readPrevious(out: string): Promise<Previous> {
+  if (!existsSync(out)) return { entries: [] };
+  const ours = await ownRecording(out).catch(() => undefined);
+  if (ours !== undefined) return ours;
+  try {
+    const har = JSON.parse(readTextFile(out)) as { log?: { entries?: unknown } };
+    if (Array.isArray(har.log?.entries)) return { entries: har.log.entries };
+  } catch {
+    // Reported below: an unreadable or foreign file is never overwritten.
+  }
+  throw new RecorderOptionError(
+    `${out} exists and is not a HAR file: give another --out (it is never overwritten).`,
+  );
+}
+
+/** The count and length of a HAR in the recorder's own form, or undefined for any other file. */
+async function ownRecording(out: string): Promise<{ count: number; length: number } | undefined> {
+  const handle = await open(out, 'r');
+  let length: number;
+  let tail: Buffer;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return undefined;
+    length = stat.size;
+    tail = Buffer.alloc(HAR_TAIL.length);
+    await handle.read(tail, 0, tail.length, Math.max(0, length - tail.length));
+  } finally {
+    await handle.close();
+  }
+  if (tail.toString() !== HAR_TAIL) return undefined;
+  // The head's line, then one entry a line, each but the last followed by a comma.
+  let count = -1;
+  let last: string | undefined;
+  for await (const bytes of linesOf(out, length - HAR_TAIL.length - 1)) {
+    const line = bytes.toString();
+    if (count === -1 ? !isOwnHead(line) : last !== undefined && !isEntry(last, true))
+      return undefined;
+    if (count >= 0) last = line;
+    count += 1;
+  }
+  if (count === -1 || (last !== undefined && !isEntry(last, false))) return undefined;
+  return { count, length };
+}
+
+/** The lines of `file` up to byte `end` (included), one at a time, without their `\n`. */
+async function* linesOf(file: string, end: number): AsyncGenerator<Buffer> {
+  let pieces: Buffer[] = [];
+  for await (const chunk of createReadStream(file, { end }) as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, from)) {
+      pieces.push(chunk.subarray(from, newline));
+      yield Buffer.concat(pieces);
+      pieces = [];
+      from = newline + 1;
+    }
+    pieces.push(chunk.subarray(from));
+  }
+  yield Buffer.concat(pieces);
+}
+
+function isOwnHead(line: string): boolean {
+  if (!line.startsWith(HAR_HEAD)) return false;
+  try {
+    const har = JSON.parse(`${line}]}}`) as { log?: { creator?: { name?: unknown } } };
+    return har.log?.creator?.name === CREATOR;
+  } catch {
+    return false;
+  }
+}
+
+function isEntry(line: string, comma: boolean): boolean {
+  if (comma !== line.endsWith(',')) return false;
+  try {
+    const value = JSON.parse(comma ? line.slice(0, -1) : line) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
