@@ -169,7 +169,7 @@ function refuseHost(req: IncomingMessage, res: ServerResponse): void {
 /** 503 past the requests that may wait their turn: nothing is forwarded, nothing recorded. */
 function refuseBusy(req: IncomingMessage, res: ServerResponse, slots: ExchangeSlots): void {
   const body = JSON.stringify({
-    message: `fake-marketing-server record: ${slots.size} exchanges are being forwarded and ${slots.waiting} more wait their turn, the most it holds at once: this request was neither forwarded nor recorded; retry it.`,
+    message: `fake-marketing-server record: busy: the exchanges it forwards at once (${slots.size}) are under way and as many as may wait their turn (${slots.waiting}) are waiting; this request was neither forwarded nor recorded: retry it.`,
   });
   req.resume();
   res.writeHead(503, {
