@@ -17,7 +17,8 @@ export type {
   RecordedRequest,
   RecordedResponse,
 } from './control/journal.js';
-export type { NearMiss, RequestFilter } from './control/journal-filter.js';
+export type { RequestFilter } from './control/journal-filter.js';
+export type { NearMiss } from './control/journal-nearest.js';
 export type { RequestMatch } from './control/request-match.js';
 export { WaitTimeoutError } from './control/wait-timeout-error.js';
 export type { WaitOptions } from './core.js';

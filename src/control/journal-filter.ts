@@ -1,4 +1,10 @@
 import { FAULT_KINDS, type FaultKind } from './fault-rule.js';
+import {
+  type FilterBudget,
+  filterBudget,
+  MAX_FILTER_STEPS,
+  PROPERTY_STEPS,
+} from './journal-budgets.js';
 import type { JournalEntry } from './journal-entry.js';
 import { compileMatch, parseRequestMatch, type RequestMatch } from './request-match.js';
 
@@ -28,19 +34,6 @@ export type EntryHead = Pick<
   JournalEntry,
   'id' | 'method' | 'path' | 'serverId' | 'status' | 'operation' | 'fault'
 >;
-
-/**
- * What testing `body` filters may still spend: one budget is shared by every entry of one read,
- * or by every wait a new entry is tested against, so that the total work of one request or one
- * entry is bounded, not only the work per entry.
- */
-export interface FilterBudget {
-  /** Steps left; below 0 once spent (the answer that spent it is then incomplete). */
-  steps: number;
-}
-
-/** A fresh budget of {@link MAX_FILTER_STEPS} steps. */
-export const filterBudget = (steps = MAX_FILTER_STEPS): FilterBudget => ({ steps });
 
 /** A filter ready to test entries, and to say why an entry does not match. */
 export interface CompiledFilter {
@@ -215,37 +208,6 @@ export function compileFilter(filter: RequestFilter): CompiledFilter {
 export const MAX_FILTER_VALUES = 10_000;
 /** Deepest a `body` filter may nest. */
 export const MAX_FILTER_DEPTH = 32;
-/**
- * Most steps testing a `body` filter may take in one go: against one entry, and in all for one
- * read of the journal (every entry it tests) or for one new entry (every wait it is tested
- * against). A filter of many objects against bodies of many objects could otherwise take their
- * product, times the journal's length, and block the server. A step is one value compared, or
- * {@link BODY_BYTES_PER_STEP} bytes of request body decoded to be tested.
- */
-export const MAX_FILTER_STEPS = 200_000;
-/** Bytes of request body a read decodes (JSON) for one step: about what a comparison costs. */
-export const BODY_BYTES_PER_STEP = 4;
-/**
- * Steps one property of a body object costs when a filter looks through the object's names (each
- * name folded and kept): measured, about what that many comparisons cost.
- */
-export const PROPERTY_STEPS = 4;
-
-/**
- * The steps decoding an entry's request body cost a read: {@link BODY_BYTES_PER_STEP}, for the
- * bytes kept (a cut body is not decoded past its cut, however large it was).
- */
-export function decodeCost(entry: JournalEntry): number {
-  const { body, bodySize = 0, bodyTruncated, bodyEncoding } = entry.request;
-  const decoded =
-    bodyTruncated || bodyEncoding !== undefined
-      ? typeof body === 'string'
-        ? body.length
-        : 0
-      : bodySize;
-  return Math.ceil(decoded / BODY_BYTES_PER_STEP);
-}
-
 /** Why a `body` filter is refused, or undefined when it is within the limits. Iterative. */
 export function bodyFilterProblem(body: object): string | undefined {
   const stack: [unknown, number][] = [[body, 1]];
@@ -426,77 +388,3 @@ function show(value: unknown): string {
 }
 
 const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
-
-/** One recorded request and how it differs from a filter. */
-export interface NearMiss {
-  readonly entry: JournalEntry;
-  readonly differences: readonly string[];
-}
-
-/** The recorded requests closest to a filter (fewest differences, latest first), at most `count`. */
-export function nearest(
-  entries: readonly JournalEntry[],
-  filter: CompiledFilter,
-  count = 3,
-): NearMiss[] {
-  return nearestOf(
-    entries,
-    (entry) => entry,
-    (entry) => entry,
-    filter,
-    count,
-  );
-}
-
-const closestFirst = (a: NearMiss, b: NearMiss) =>
-  a.differences.length - b.differences.length || b.entry.id - a.entry.id;
-
-/**
- * {@link nearest} over records that are cheap to look at and dear to build: each is judged on its
- * head first, and built only while it could still be among the closest (a filter on the body adds
- * differences, never removes them). With a `budget`, judging a head costs a step too.
- */
-export function nearestOf<T>(
-  records: readonly T[],
-  headOf: (record: T) => EntryHead,
-  entryOf: (record: T) => JournalEntry,
-  filter: CompiledFilter,
-  count = 3,
-  budget?: FilterBudget,
-): NearMiss[] {
-  if (budget !== undefined) budget.steps -= records.length;
-  const judged = records
-    .map((record) => {
-      const head = headOf(record);
-      return { record, head, differences: filter.headDifferences(head) };
-    })
-    .sort((a, b) => a.differences.length - b.differences.length || b.head.id - a.head.id);
-  if (!filter.needsEntry) {
-    return judged
-      .slice(0, count)
-      .map(({ record, differences }) => ({ entry: entryOf(record), differences }));
-  }
-  const misses: NearMiss[] = [];
-  for (const { record, differences } of judged) {
-    const worst = misses.length >= count ? misses[count - 1]?.differences.length : undefined;
-    if (worst !== undefined && differences.length > worst) break;
-    // Past the budget, the closest found so far are what the message shows.
-    if (budget !== undefined && budget.steps < 0) break;
-    const entry = entryOf(record);
-    if (budget !== undefined) budget.steps -= decodeCost(entry);
-    misses.push({ entry, differences: filter.differences(entry, budget) });
-    misses.sort(closestFirst);
-  }
-  return misses.slice(0, count);
-}
-
-/** Lines that show the closest requests, for failure messages. */
-export function describeNearest(misses: readonly NearMiss[], recorded: number): string {
-  if (recorded === 0)
-    return 'The journal is empty: the fake received no request under /marketing/.';
-  const lines = misses.map(({ entry, differences: diff }) => {
-    const line = `  #${entry.id} ${entry.method} ${entry.path}${entry.queryString ? `?${entry.queryString}` : ''} -> ${entry.status}${entry.operation ? ` (${entry.operation})` : ''}`;
-    return diff.length > 0 ? `${line}: ${diff.join('; ')}` : line;
-  });
-  return `Closest of the ${recorded} recorded:\n${lines.join('\n')}`;
-}

@@ -1,30 +1,23 @@
-import { isUtf8 } from 'node:buffer';
-import querystring from 'fast-querystring';
-import { FakeClosedError, InvalidOptionError, TooManyWaitsError } from '../domain/errors.js';
-import { parseJsonText } from '../domain/json-body.js';
-import { isoTime } from '../domain/rules.js';
+import { FakeClosedError, TooManyWaitsError } from '../domain/errors.js';
+import { keep, RecentBodies } from './journal-body.js';
 import {
-  CutBody,
-  jsonDepthExceeds,
-  type Kept,
-  keep,
-  MAX_SHOWN_DEPTH,
-  RecentBodies,
-} from './journal-body.js';
-import type { Headers, JournalEntry, JournalRecord, RecordedBody } from './journal-entry.js';
-import {
-  BODY_BYTES_PER_STEP,
-  type CompiledFilter,
-  compileFilter,
+  BudgetWindows,
   decodeCost,
-  describeNearest,
-  type EntryHead,
   type FilterBudget,
   filterBudget,
   MAX_FILTER_STEPS,
-  nearestOf,
-  type RequestFilter,
-} from './journal-filter.js';
+  NOT_EXPLAINED,
+  SHOWN_UNTESTED,
+  scansSpent,
+  spendInShares,
+  tooCostly,
+  type Untested,
+  untestedNote,
+} from './journal-budgets.js';
+import type { JournalEntry, JournalRecord } from './journal-entry.js';
+import { headOf, testedOf, toEntry, toEntryWithoutBodies } from './journal-entry-of.js';
+import { type CompiledFilter, compileFilter, type RequestFilter } from './journal-filter.js';
+import { describeNearest, nearestOf } from './journal-nearest.js';
 import { JournalRing, type Slot } from './journal-ring.js';
 import { WaitTimeoutError } from './wait-timeout-error.js';
 
@@ -36,6 +29,7 @@ export type {
   RecordedRequest,
   RecordedResponse,
 } from './journal-entry.js';
+export { journalEntryOf } from './journal-entry-of.js';
 
 interface Waiter {
   readonly filter: CompiledFilter;
@@ -45,16 +39,10 @@ interface Waiter {
    * New entries its body filter could not finish testing within its share of the budget: how
    * many, and the first ids (a few, however long the wait).
    */
-  readonly untested: { count: number; ids: number[] };
+  readonly untested: Untested;
   readonly resolve: (entry: JournalEntry) => void;
   readonly reject: (error: Error) => void;
 }
-
-/**
- * How long the waits timing out share one budget for their messages: at most
- * {@link MAX_FILTER_STEPS} steps (one read's) per second go to explaining time-outs.
- */
-export const MESSAGE_BUDGET_MS = 1000;
 
 /** How much of the journal a read returns, besides its filter. */
 export interface ReadOptions {
@@ -86,15 +74,13 @@ export class Journal {
   private readonly recentBodies = new RecentBodies();
   private readonly compile: (filter: RequestFilter) => CompiledFilter;
   private lastId = 0;
-  private readonly clock: () => number;
-  /** See {@link Journal.messageBudget}: one window (key 0) for every wait timing out. */
-  private readonly timeoutMessages = new Map<number, BudgetWindow>();
+  /** The budget the messages of waits timing out share: one window (key 0) for all. */
+  private readonly timeoutMessages: BudgetWindows;
   /**
-   * See {@link Journal.scanBudget}: the budget of first scans, and when it was given, per server
-   * a tenant's waits look at (a tenant's costly waits never spend another's), and one for the
-   * fake-wide waits (key -1).
+   * The budget of first scans, per server a tenant's waits look at (a tenant's costly waits never
+   * spend another's), and one for the fake-wide waits (key -1).
    */
-  private readonly firstScans = new Map<number, BudgetWindow>();
+  private readonly firstScans: BudgetWindows;
 
   /**
    * `compile` is {@link compileFilter} and `clock` milliseconds from a monotonic clock; a test may
@@ -110,7 +96,8 @@ export class Journal {
     this.ring = new JournalRing(capacity);
     this.bodyLimit = bodyLimit;
     this.compile = compile;
-    this.clock = clock;
+    this.timeoutMessages = new BudgetWindows(clock);
+    this.firstScans = new BudgetWindows(clock);
   }
 
   /** False when the journal keeps nothing (`journalSize: 0`): callers skip gathering a record. */
@@ -205,7 +192,9 @@ export class Journal {
     // all, not each (they held the event loop for seconds). From here on, only new entries are
     // tested.
     // Only a body filter spends steps: the others test what is known without them.
-    const budget = compiled.needsEntry ? this.scanBudget(scope?.serverId ?? -1) : filterBudget();
+    const budget = compiled.needsEntry
+      ? this.firstScans.budgetOf(scope?.serverId ?? -1)
+      : filterBudget();
     const before = budget.steps;
     if (before <= 0) return Promise.reject(scansSpent());
     const found = matching(this.ordered(), compiled, budget).next();
@@ -241,7 +230,7 @@ export class Journal {
         const recorded = scope
           ? this.ordered().filter((slot) => inScope(slot, scope))
           : this.ordered();
-        const budget = this.messageBudget();
+        const budget = this.timeoutMessages.budgetOf(0);
         const closest =
           budget.steps > 0 ? nearestOf(recorded, headOf, toEntry, compiled, 3, budget) : [];
         const shown =
@@ -255,43 +244,6 @@ export class Journal {
       signal?.addEventListener('abort', abort);
       this.waiters.add(waiter);
     });
-  }
-
-  /**
-   * What the first scans of the waits asked now may spend, shared by every wait of the same
-   * owner (a tenant's server, or the fake-wide waits) asked within {@link MESSAGE_BUDGET_MS} of
-   * the first: one read's {@link MAX_FILTER_STEPS} per window and owner.
-   */
-  private scanBudget(owner: number): FilterBudget {
-    return this.windowed(this.firstScans, owner);
-  }
-
-  /**
-   * The budget of `owner` in `windows`: a fresh {@link MAX_FILTER_STEPS} once its window of
-   * {@link MESSAGE_BUDGET_MS} has passed. Windows past their second are dropped as new ones open,
-   * so there is at most one per owner asking.
-   */
-  private windowed(windows: Map<number, BudgetWindow>, owner: number): FilterBudget {
-    const now = this.clock();
-    let window = windows.get(owner);
-    if (window === undefined || now - window.since >= MESSAGE_BUDGET_MS) {
-      for (const [key, old] of windows) {
-        if (now - old.since >= MESSAGE_BUDGET_MS) windows.delete(key);
-      }
-      window = { budget: filterBudget(), since: now };
-      windows.set(owner, window);
-    }
-    return window.budget;
-  }
-
-  /**
-   * What the message of a wait timing out now may spend on the closest requests, shared by every
-   * wait timing out within {@link MESSAGE_BUDGET_MS} of the first: 100 waits timing out together
-   * cost one read's {@link MAX_FILTER_STEPS} in all, not each, and such messages never take more
-   * than that per window.
-   */
-  private messageBudget(): FilterBudget {
-    return this.windowed(this.timeoutMessages, 0);
   }
 
   /** Ends every wait: the fake is closing. */
@@ -322,63 +274,30 @@ export class Journal {
 
   /**
    * A new entry, tested against each waiter; built only if one of them needs it. The body
-   * filters share one budget of {@link MAX_FILTER_STEPS} for the entry, in equal shares; what the
-   * others leave is then shared, in turn, by the waits that spent their share (a wide object's
-   * names, built by the first wait to look, are cheap for it the second time). A wait that still
-   * cannot finish is not answered by this entry (it says so if it times out), and the other
-   * waits keep theirs.
+   * filters share one read's budget for it ({@link spendInShares}); a wait that cannot finish is
+   * not answered by this entry (it says so if it times out), and the other waits keep theirs.
    */
   private notify(slot: Slot): void {
     const head = headOf(slot);
     const waiters = [...this.waiters];
-    const share = Math.floor(MAX_FILTER_STEPS / waiters.length);
-    let left = MAX_FILTER_STEPS;
-    const unfinished: Waiter[] = [];
     let entry: JournalEntry | undefined;
+    const costly: Waiter[] = [];
     for (const waiter of waiters) {
-      const { filter } = waiter;
-      if (!filter.matchesHead(head)) continue;
+      if (!waiter.filter.matchesHead(head)) continue;
       entry ??= toEntry(slot);
-      if (!filter.needsEntry) {
-        waiter.resolve(entry);
-        continue;
-      }
-      const budget = filterBudget(share);
-      if (filter.matches(entry, budget)) waiter.resolve(entry);
-      else if (budget.steps < 0) unfinished.push(waiter);
-      left -= share - budget.steps;
+      if (waiter.filter.needsEntry) costly.push(waiter);
+      else waiter.resolve(entry);
     }
-    // Made once, for the first wait that spent its share (which built the entry).
-    let rest: FilterBudget | undefined;
-    for (const waiter of unfinished) {
-      rest ??= filterBudget(left);
-      if (rest.steps > 0 && waiter.filter.matches(entry!, rest)) waiter.resolve(entry!);
-      else if (rest.steps <= 0) {
-        waiter.untested.count += 1;
-        if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
-      }
+    const untested = spendInShares(waiters.length, costly, (waiter, budget) => {
+      const found = waiter.filter.matches(entry!, budget);
+      if (found) waiter.resolve(entry!);
+      return found;
+    });
+    for (const waiter of untested) {
+      waiter.untested.count += 1;
+      if (waiter.untested.ids.length < SHOWN_UNTESTED) waiter.untested.ids.push(slot.id);
     }
   }
-}
-
-/**
- * One exchange as the journal shows it, for recorders outside the fake (the recording proxy):
- * the same entry, and so the same HAR, as the journal's own. The caller redacts first
- * (control/redact.ts), as the journal's own pipeline step does.
- */
-export function journalEntryOf(
-  id: number,
-  facts: JournalRecord,
-  requestBody: string | Buffer | undefined,
-  responseBody: string | Buffer | undefined,
-  bodyLimit = Number.POSITIVE_INFINITY,
-): JournalEntry {
-  return toEntry({
-    id,
-    facts,
-    requestBody: keep(requestBody, bodyLimit),
-    responseBody: keep(responseBody, bodyLimit),
-  });
 }
 
 function* built(
@@ -413,48 +332,6 @@ function* matching(
   }
 }
 
-/**
- * What a filter reads of an entry: its head and its request body, without the rest (headers, the
- * response), which a read builds only for the entries that match.
- */
-function testedOf(slot: Slot, head: EntryHead): JournalEntry {
-  const request = { headers: {}, ...bodyOf(slot.requestBody, true) };
-  return { ...head, request } as JournalEntry;
-}
-
-/** The error of a read whose `body` filter spent the read's budget. */
-function tooCostly(): InvalidOptionError {
-  return new InvalidOptionError(
-    `Bad filter: testing the body filter against the journal needed more than ${MAX_FILTER_STEPS} steps in one read (a step is a value compared, or ${BODY_BYTES_PER_STEP} bytes of request body decoded); narrow the read with sinceId, operation, path, method or status, or give fewer array items.`,
-  );
-}
-
-function scansSpent(): InvalidOptionError {
-  return new InvalidOptionError(
-    `Bad filter: the waits asked in the last second spent the ${MAX_FILTER_STEPS} steps their body filters share to look through the journal; ask again in a second, or narrow the wait with sinceId, operation, path, method or status.`,
-  );
-}
-
-/** What a timed-out wait says instead of the closest requests when their shared budget is spent. */
-const NOT_EXPLAINED = `The closest recorded requests are not shown: the waits that timed out in the last second spent the ${MAX_FILTER_STEPS} steps their messages share; read the journal (GET /__admin/requests) to see what arrived.`;
-
-/** How many ids of untested entries a timed-out wait names. */
-const SHOWN_UNTESTED = 5;
-
-/** What a timed-out wait adds about new entries its filter could not finish testing. */
-function untestedNote({ count, ids }: Waiter['untested']): string {
-  if (count === 0) return '';
-  const shown = ids.map((id) => `#${id}`).join(', ');
-  const more = count > ids.length ? ` and ${count - ids.length} more` : '';
-  return `\nNot fully tested (the body filter spent its share of the ${MAX_FILTER_STEPS} steps each new entry may take across all pending waits): ${shown}${more}.`;
-}
-
-/** A budget of steps, and when (by the journal's clock) it was given. */
-interface BudgetWindow {
-  readonly budget: FilterBudget;
-  readonly since: number;
-}
-
 /** The part of the journal a tenant sees: its server's entries, after its last reset. */
 export interface JournalScope {
   readonly serverId: number;
@@ -463,141 +340,4 @@ export interface JournalScope {
 
 function inScope({ id, facts }: Slot, scope: JournalScope): boolean {
   return facts.serverId === scope.serverId && id > scope.sinceId;
-}
-
-/** What a filter reads of an entry besides its body, without building the entry. */
-function headOf({ id, facts }: Slot): EntryHead {
-  const query = facts.url.indexOf('?');
-  return {
-    id,
-    method: facts.method,
-    path: query === -1 ? facts.url : facts.url.slice(0, query),
-    serverId: facts.serverId,
-    status: facts.status,
-    operation: facts.operation,
-    fault: facts.fault,
-  };
-}
-
-/**
- * The entry with its bodies' sizes but not the bodies: what a list of exchanges shows (the
- * inspector's journal), without decoding or sending up to two cut bodies per entry.
- */
-function toEntryWithoutBodies(slot: Slot): JournalEntry {
-  const entry = toEntry({ ...slot, requestBody: undefined, responseBody: undefined });
-  Object.assign(entry.request, sizeOf(slot.requestBody));
-  Object.assign(entry.response, sizeOf(slot.responseBody));
-  return entry;
-}
-
-function sizeOf(kept: Kept): RecordedBody {
-  if (kept === undefined) return {};
-  if (kept instanceof CutBody) return { bodySize: kept.size, bodyTruncated: true };
-  return { bodySize: Buffer.byteLength(kept) };
-}
-
-function toEntry({ id, facts: record, requestBody, responseBody }: Slot): JournalEntry {
-  const query = record.url.indexOf('?');
-  const entry: JournalEntry = {
-    id,
-    time: isoTime(record.arrived),
-    method: record.method,
-    path: query === -1 ? record.url : record.url.slice(0, query),
-    url: `${record.protocol}://${record.requestHeaders.host ?? 'localhost'}${record.url}`,
-    queryString: query === -1 ? '' : record.url.slice(query + 1),
-    query: record.query ? { ...record.query } : queryOf(record.url, query),
-    authenticated: record.authenticated === true,
-    status: record.status,
-    format: record.format,
-    durationMs: record.durationMs,
-    request: { headers: headersOf(record.requestHeaders), ...bodyOf(requestBody, true) },
-    response: {
-      status: record.status,
-      headers:
-        typeof record.responseHeaders === 'string'
-          ? parseHeaderBlock(record.responseHeaders)
-          : headersOf(record.responseHeaders),
-      ...bodyOf(responseBody, false),
-    },
-  };
-  if (record.serverId !== undefined) entry.serverId = record.serverId;
-  if (record.fault !== undefined) entry.fault = record.fault;
-  if (record.operation !== undefined) entry.operation = record.operation;
-  if (record.note !== undefined) entry.note = record.note;
-  return entry;
-}
-
-/**
- * The URL's query parameters (a repeated name gives an array), parsed on read by the parser
- * fastify used for the request, so the entry shows what the API read.
- */
-function queryOf(url: string, mark: number): Record<string, string | string[]> {
-  return mark === -1 ? {} : { ...querystring.parse(url.slice(mark + 1)) };
-}
-
-function headersOf(headers: Headers): Record<string, string | string[]> {
-  const copy: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    copy[name] = typeof value === 'number' ? String(value) : value;
-  }
-  return copy;
-}
-
-/** `HTTP/1.1 200 OK\r\nname: value\r\n...` as `{ name: value }`, names lower-cased. */
-function parseHeaderBlock(block: string): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  for (const line of block.split('\r\n').slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    const previous = headers[name];
-    headers[name] = previous === undefined ? value : [...[previous].flat(), value];
-  }
-  return headers;
-}
-
-const DEEP_JSON_NOTE = `JSON nested deeper than ${MAX_SHOWN_DEPTH} levels: shown as text.`;
-
-function bodyOf(kept: Kept, parseJson: boolean): RecordedBody {
-  if (kept === undefined) return {};
-  if (kept instanceof CutBody) return cutBodyOf(kept);
-  // A string's UTF-8 bytes, a Buffer's length.
-  const size = Buffer.byteLength(kept);
-  if (typeof kept !== 'string' && !isUtf8(kept)) {
-    return { body: kept.toString('base64'), bodyEncoding: 'base64', bodySize: size };
-  }
-  // UTF-8 for a Buffer, the string itself for a string.
-  const text = kept.toString();
-  if (parseJson && jsonDepthExceeds(text, MAX_SHOWN_DEPTH)) {
-    // Parsed, it would overflow the stack of every reader (JSON.stringify, filters, HAR).
-    return { body: text, bodySize: size, bodyNote: DEEP_JSON_NOTE };
-  }
-  if (parseJson) {
-    try {
-      // The API's own reader: a body it refused (a name given twice...) is not shown as JSON.
-      return { body: parseJsonText(text), bodySize: size };
-    } catch {
-      // Not JSON by the API's rules: the text as it came.
-    }
-  }
-  return { body: text, bodySize: size };
-}
-
-/** A body over the limit: its first bytes, as base64 or as text ending with a marker. */
-function cutBodyOf({ data, size, binary }: CutBody): RecordedBody {
-  if (binary) {
-    return {
-      body: data.toString('base64'),
-      bodyEncoding: 'base64',
-      bodySize: size,
-      bodyTruncated: true,
-    };
-  }
-  return {
-    body: `${data.toString()}…[truncated: ${size} bytes in all]`,
-    bodySize: size,
-    bodyTruncated: true,
-  };
 }

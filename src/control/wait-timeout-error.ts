@@ -1,5 +1,5 @@
 import { API_ERRORS, FakeMarketingServerError, fillTemplate } from '../domain/errors.js';
-import type { NearMiss } from './journal-filter.js';
+import type { NearMiss } from './journal-nearest.js';
 
 /**
  * `waitForRequest()` timed out; the message lists the recorded requests closest to the filter.

@@ -6,7 +6,8 @@ import type {
   RequestFilter,
   Tenant,
 } from 'fake-marketing-server';
-import { compileFilter, describeNearest, nearest } from '../control/journal-filter.js';
+import { compileFilter } from '../control/journal-filter.js';
+import { describeNearest, nearest } from '../control/journal-nearest.js';
 
 /** What a runner's `expect.extend` wants back from a matcher. */
 export interface MatcherResult {

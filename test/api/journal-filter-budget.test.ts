@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Journal, type JournalEntry } from '../../src/control/journal.js';
 import {
   BODY_BYTES_PER_STEP,
-  type CompiledFilter,
-  compileFilter,
   type FilterBudget,
   MAX_FILTER_STEPS,
-} from '../../src/control/journal-filter.js';
+} from '../../src/control/journal-budgets.js';
+import { type CompiledFilter, compileFilter } from '../../src/control/journal-filter.js';
 import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
 import { InvalidOptionError } from '../../src/domain/errors.js';
 import { call, useFake } from '../helpers/fake.js';

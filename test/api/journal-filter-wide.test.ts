@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { Journal, type JournalEntry } from '../../src/control/journal.js';
 import {
   BODY_BYTES_PER_STEP,
-  type CompiledFilter,
-  compileFilter,
   type FilterBudget,
   filterBudget,
   MAX_FILTER_STEPS,
   PROPERTY_STEPS,
-} from '../../src/control/journal-filter.js';
+} from '../../src/control/journal-budgets.js';
+import { type CompiledFilter, compileFilter } from '../../src/control/journal-filter.js';
 import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
 import { InvalidOptionError } from '../../src/domain/errors.js';
 import { addByEmailRecord } from '../helpers/journal-record.js';

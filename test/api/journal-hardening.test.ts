@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Journal, JournalEntry } from '../../src/control/journal.js';
+import { MAX_FILTER_STEPS } from '../../src/control/journal-budgets.js';
 import {
   compileFilter,
   MAX_FILTER_DEPTH,
-  MAX_FILTER_STEPS,
   MAX_FILTER_VALUES,
 } from '../../src/control/journal-filter.js';
 import { type Redactor, Redactor as RedactorClass } from '../../src/control/redact.js';

@@ -96,7 +96,7 @@ describe('the import graph of src/', () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.get('control/journal.ts')).toContain('control/journal-entry.ts');
     // A type-only import is seen too.
-    expect(graph.get('control/wait-timeout-error.ts')).toContain('control/journal-filter.ts');
+    expect(graph.get('control/wait-timeout-error.ts')).toContain('control/journal-nearest.ts');
   });
 
   it('has no circle, type-only imports included', () => {

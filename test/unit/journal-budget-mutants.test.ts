@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal, type JournalRecord } from '../../src/control/journal.js';
 import {
   BODY_BYTES_PER_STEP,
-  type CompiledFilter,
   type FilterBudget,
   MAX_FILTER_STEPS,
-} from '../../src/control/journal-filter.js';
+} from '../../src/control/journal-budgets.js';
+import type { CompiledFilter } from '../../src/control/journal-filter.js';
 import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
 import { InvalidOptionError } from '../../src/domain/errors.js';
 import { listsRecord } from '../helpers/journal-record.js';
