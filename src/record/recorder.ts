@@ -8,12 +8,12 @@ import {
 import { Agent as HttpsAgent } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
-import { toHarEntry } from '../control/har.js';
-import { HostAllowList } from '../control/host-allow-list.js';
-import { journalEntryOf } from '../control/journal.js';
-import { REDACTED, Redactor } from '../control/redact.js';
+import { HostAllowList } from '../http/host-allow-list.js';
+import { toHarEntry } from '../journal/har.js';
+import { journalEntryOf } from '../journal/journal.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
+import { REDACTED, Redactor } from '../redaction/redact.js';
 import { ExchangeSlots } from './exchange-slots.js';
 import {
   type Exchange,
@@ -137,7 +137,14 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     { port: options.port ?? 0, host: options.host ?? '127.0.0.1', https: options.https ?? true },
     API_PREFIX,
   );
-  await file.write();
+  try {
+    await file.write();
+  } catch (error) {
+    // No file, no recorder: nothing may be left listening (an --out that cannot be written).
+    await new Promise((resolve) => server.close(resolve));
+    agent.destroy();
+    throw error;
+  }
   return {
     url: address.url,
     baseUrl: address.baseUrl,
