@@ -17,6 +17,20 @@ const caught: string[] = [];
 const READ_ONLY = new Set(verifyPlan(false).map((check) => check.id));
 const caughtReadOnly: string[] = [];
 
+/**
+ * What the report says of each check, one line each, for a snapshot: the exact wording a user
+ * reads (what was wanted, what came back, why a check skipped), the run's random tag and the
+ * clock taken out.
+ */
+function said(report: Awaited<ReturnType<typeof verifyService>>): string[] {
+  return report.results.map((result) =>
+    `${result.status} ${result.id}: ${result.wanted === undefined ? '' : `wanted ${result.wanted}; `}got ${result.got}`
+      // The thumbnail's expiry follows the clock.
+      .replace(/\/Date\(\d+\)\//g, '/Date(<ms>)/')
+      .replace(/[0-9a-f]{12}/g, '<tag>'),
+  );
+}
+
 async function runWith(drift: Drift | undefined, allowWrites = true) {
   running.fake.reset();
   running.proxy.use(drift);
@@ -39,6 +53,7 @@ describe('verify drift suite', () => {
     expect({ failed, skipped, errors }).toEqual({ failed: [], skipped: [], errors: [] });
     expect(report.results.map((result) => result.id)).toEqual(ALL);
     expect(report.exitCode).toBe(0);
+    expect(said(report)).toMatchSnapshot();
     expect(report.leftBehind).toEqual([
       expect.stringMatching(/^the contact fms-verify-[0-9a-f]{12}@example\.com \(contacts cannot/),
       expect.stringMatching(
@@ -74,6 +89,8 @@ describe('verify drift suite', () => {
         expect(result.wanted, result.id).toBeTruthy();
         expect(result.answer, result.id).toBeDefined();
       }
+      // The words of each failure and skip, as the report gives them.
+      expect(said(report).filter((line) => !line.startsWith('pass '))).toMatchSnapshot();
       caught.push(drift.id);
       // Read-only, the same drift fails exactly the read-only checks among those named.
       const readOnly = await runWith(drift, false);

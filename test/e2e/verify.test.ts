@@ -108,6 +108,32 @@ describe('verifyService against this fake', () => {
     ]);
   });
 
+  it('with maxNewContacts below the room left, skips the contact maximum saying so, and lists the one it made', async () => {
+    await using roomy = await makeFake();
+    const { baseUrl: roomyUrl } = await roomy.listen({ https: false });
+    const report = await verifyService({
+      baseUrl: roomyUrl,
+      serverId: SERVER_ID,
+      key: KEY,
+      allowWrites: true,
+      only: ['writes.contact-cap'],
+      maxNewContacts: 1,
+    });
+    expect(report.results[0]).toMatchObject({
+      status: 'skipped',
+      got: 'no 403 within 1 new contact(s): the maximum is further (give a larger --max-new-contacts, or an account nearer its maximum)',
+    });
+    const tag = /fms-verify-([0-9a-f]{12})-cap1@/.exec(report.leftBehind[0]!)![1]!;
+    // Undone in reverse order of making: the one made last is listed first.
+    expect(report.leftBehind).toEqual([
+      `1 contact(s) fms-verify-${tag}-cap1@example.com (contacts cannot be deleted through the API)`,
+      `the contact fms-verify-${tag}-2@example.com (contacts cannot be deleted through the API)`,
+    ]);
+    expect(roomy.server(SERVER_ID).contact(`fms-verify-${tag}-cap1@example.com`)?.listIds).toEqual(
+      [],
+    );
+  });
+
   it('refuses a maxNewContacts that is no whole number', async () => {
     for (const maxNewContacts of [-1, 1.5, Number.NaN]) {
       await expect(

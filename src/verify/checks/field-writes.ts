@@ -14,7 +14,7 @@ import { FIELD_RULES } from './fields.js';
 
 const MAX_FIELDS = 20;
 const EXCEEDED = 'You have exceeded the maximum number of Custom Field Names allowed.';
-/** One-character names to try, in order: none is reserved (8), and one is free on any account. */
+/** One-character names to try: none is reserved (8), and 26 letters outnumber the 20 fields an account holds. */
 const LETTERS = 'QZXJKVWYFGPBUHMNLCDRSTAEOI';
 
 /** The names of the account's fields, lower case (names match case-insensitively); skips when unreadable. */

@@ -2,6 +2,7 @@ import type { Drift, DriftState } from '../drift-proxy.js';
 import { drift, isJson, mapItems, mapJson, mapXml, on, requestJson } from './kit.js';
 
 const CONTENT = /^\/content$/;
+const LISTS = /^\/lists$/;
 const FIELDS = /^\/customfields$/;
 const CREATE_FIELD = /^\/customfields\/[^/]+$/;
 const BY_EMAIL = /^\/lists\/[^/]+\/contacts$/;
@@ -40,6 +41,25 @@ export const STABILITY_DRIFTS: readonly Drift[] = [
             (_all, iso: string) => `<Created>${later(iso, reads)}</Created>`,
           ),
       );
+    },
+  }),
+  drift({
+    id: 'stable.lists-grow-on-reads',
+    description: 'Every JSON read of the lists shows one list more than the read before it.',
+    section: '2 List (id: used in later calls)',
+    requirement: 'R34',
+    caughtBy: ['stable.ids-and-dates', 'writes.stable-after-write'],
+    answer: (answer, request, state) => {
+      if (!on(request, 'GET', LISTS) || answer.status !== 200 || !isJson(answer)) return answer;
+      const reads = bump(state, 'reads');
+      return mapJson(answer, (lists) => [
+        ...(lists as Record<string, unknown>[]),
+        ...Array.from({ length: reads }, (_, index) => ({
+          id: 900 + index,
+          serverId: (lists as { serverId?: unknown }[])[0]?.serverId,
+          name: `Phantom ${index}`,
+        })),
+      ]);
     },
   }),
   drift({
