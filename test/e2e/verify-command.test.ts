@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { UsageError } from '../../src/cli/args.js';
 import { EXIT_COULD_NOT_RUN, EXIT_PASS } from '../../src/cli/exit-codes.js';
 import { runVerifyCommand } from '../../src/cli/verify-command.js';
+import { verifyRecorded } from '../../src/cli/verify-har.js';
 import { type FakeMarketingServer, verifyPlan } from '../../src/index.js';
-import { KEY, makeFake, SERVER_ID } from '../helpers/fake.js';
+import { KEY, makeFake, SERVER_ID, smallSeed } from '../helpers/fake.js';
 
 // `verify` and `import` run in process, as the CLI runs them, against a fake on a real socket:
 // what they print, write and exit with. test/e2e/verify.test.ts runs the built CLI.
@@ -312,6 +313,60 @@ describe('verify --har over HTTPS and into a file that is not a HAR', () => {
   });
 });
 
+describe('verify --max-new-contacts: the contact maximum', () => {
+  it('is a whole number', async () => {
+    for (const bad of ['x', '1.5', '1234567', ' 1', '1 ', 'a1', '1a']) {
+      await expect(
+        runVerifyCommand('verify', [...account(), '--max-new-contacts', bad], {}),
+      ).rejects.toThrow(
+        new UsageError('--max-new-contacts is a whole number of contacts, 0 or more.'),
+      );
+    }
+  });
+
+  it('without it writes.contact-cap skips; with it, it finds the 403', async () => {
+    const seed = smallSeed();
+    seed.servers[0]!.maxContacts = 5;
+    const capped = await makeFake({ seed });
+    try {
+      const { baseUrl: url } = await capped.listen({ https: false });
+      const args = [
+        '--base-url',
+        url,
+        '--server-id',
+        String(SERVER_ID),
+        '--key',
+        KEY,
+        '--allow-writes',
+        '--only',
+        'writes.contact-cap',
+      ];
+      const skipped = await run(args);
+      expect(skipped.stdout).toContain('SKIP  writes.contact-cap');
+      expect(skipped.stdout).toContain('give --max-new-contacts <n>');
+      const checked = await run([...args, '--max-new-contacts', '3']);
+      expect(checked.code).toBe(EXIT_PASS);
+      expect(checked.stdout).toContain('PASS  writes.contact-cap');
+      expect(checked.stdout).toContain('403 after 1 new contact(s)');
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
+describe('verifyRecorded', () => {
+  it('a target that cannot be judged is verified directly, nothing recorded', async () => {
+    const har = join(folder, 'direct.har');
+    const { report, recorded } = await verifyRecorded(
+      { baseUrl: 'http://127.0.0.1:9/marketing/v1', serverId: 1, key: 'k' },
+      har,
+    );
+    expect(recorded).toBeUndefined();
+    expect(report.exitCode).toBe(EXIT_COULD_NOT_RUN);
+    expect(report.couldNotRun).toBeDefined();
+  });
+});
+
 describe('import: a seed from the account', () => {
   it('writes the seed for its owner alone, without the key unless --keep-key', async () => {
     const out = join(folder, 'seed.json');
@@ -326,7 +381,9 @@ describe('import: a seed from the account', () => {
     expect(seed).toContain('\n  "servers": [');
     expect(seed).not.toContain(KEY);
     const kept = await run([...account(), '--out', out, '--keep-key'], 'import');
-    expect(kept.stdout).not.toContain('--keep-key');
+    expect(kept.stdout).toBe(
+      `Wrote ${out}: 2 lists, 3 custom fields, 2 content items.\nNo contacts: the API cannot list them.\n`,
+    );
     expect(JSON.parse(readFileSync(out, 'utf8')).servers[0].key).toBe(KEY);
   });
 

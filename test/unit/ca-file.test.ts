@@ -81,7 +81,28 @@ describe('writeCaFile', () => {
     const file = join(base, 'not-a-folder', 'ca.pem');
     writeFileSync(join(base, 'not-a-folder'), '');
     expect(() => writeCaFile('PEM', file)).toThrow(CaFileError);
-    expect(() => writeCaFile('PEM', file)).toThrow(`the CA file ${file} cannot be written`);
+    expect(() => writeCaFile('PEM', file)).toThrow(
+      new RegExp(
+        `^the CA file ${file} cannot be written: .*; give --ca-out \\(FMS_CA_OUT\\) a path you can write\\.$`,
+      ),
+    );
+  });
+
+  it('refused permission: names the folder and the user to make it writable by', () => {
+    // As root, /sys still refuses a new file (EACCES).
+    const file = '/sys/fake-marketing-server-ca.pem';
+    let message = '';
+    try {
+      writeCaFile('PEM', file);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      /^the CA file \/sys\/fake-marketing-server-ca\.pem cannot be written: /,
+    );
+    expect(message).toContain(
+      `; make /sys writable by uid ${uid}, the user this runs as (for a mounted folder: \`chown ${uid}\` it on the host, or run the container with --user), or give --ca-out (FMS_CA_OUT) a path it can write.`,
+    );
   });
 });
 
