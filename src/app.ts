@@ -51,7 +51,7 @@ function unusedValidatorCompiler(): never {
  * 8. domain (http/pipeline/dispatch.ts): the route's handler calls the core or the tenant;
  * 9. representation (http/pipeline/dispatch.ts): JSON or XML by Accept, or JSON, or rendered;
  * 10. journal (http/pipeline/journal.ts): records the exchange as http/answer.ts sends it, without
- *     secrets (control/redact.ts).
+ *     secrets (redaction/redact.ts).
  *
  * An error at any step is answered by http/send-error.ts.
  */

@@ -1,23 +1,4 @@
 import { existsSync } from 'node:fs';
-import { maintenanceRule } from './control/fault-rule.js';
-import {
-  type FaultHandle,
-  FaultSet,
-  type Faults,
-  type MaintenanceOptions,
-} from './control/faults.js';
-import { type Har, toHar } from './control/har.js';
-import { HostAllowList, isHostPattern } from './control/host-allow-list.js';
-import {
-  Journal,
-  type JournalEntry,
-  type JournalScope,
-  type ReadOptions,
-} from './control/journal.js';
-import { parseRequestFilter, type RequestFilter } from './control/journal-filter.js';
-import { PendingRequests } from './control/pending.js';
-import { Redactor } from './control/redact.js';
-import { TenantControls } from './control/tenant-controls.js';
 import { InvalidOptionError, StateError, StateSaveError } from './domain/errors.js';
 import {
   ADMIN_TOKEN_RULE,
@@ -28,6 +9,14 @@ import {
 import { describe } from './domain/seed-check.js';
 import type { Seed } from './domain/seed-types.js';
 import { type Credentials, Store } from './domain/store.js';
+import { maintenanceRule } from './faults/fault-rule.js';
+import {
+  type FaultHandle,
+  FaultSet,
+  type Faults,
+  type MaintenanceOptions,
+} from './faults/faults.js';
+import { PendingRequests } from './faults/pending.js';
 import {
   loadSeed,
   PRIVATE_FILE_MODE,
@@ -36,8 +25,19 @@ import {
   writeFailure,
   writeFileAtomically,
 } from './files.js';
+import { HostAllowList, isHostPattern } from './http/host-allow-list.js';
+import { type Har, toHar } from './journal/har.js';
+import {
+  Journal,
+  type JournalEntry,
+  type JournalScope,
+  type ReadOptions,
+} from './journal/journal.js';
+import { parseRequestFilter, type RequestFilter } from './journal/journal-filter.js';
+import { Redactor } from './redaction/redact.js';
 import { createServerView, type ServerView } from './server-view.js';
 import { stateJson } from './state-json.js';
+import { TenantControls } from './tenants/tenant-controls.js';
 
 /** Options of {@link createFakeMarketingServer}. */
 export interface FakeMarketingServerOptions {

@@ -3,24 +3,6 @@
  * contacts, custom fields, email content) for test suites and local sandboxes.
  */
 
-export { FAULT_KINDS, type FaultKind, type FaultRule } from './control/fault-rule.js';
-export type {
-  FaultHandle,
-  Faults,
-  FaultView,
-  MaintenanceOptions,
-} from './control/faults.js';
-export type { Har, HarEntry } from './control/har.js';
-export type {
-  JournalEntry,
-  RecordedBody,
-  RecordedRequest,
-  RecordedResponse,
-} from './control/journal.js';
-export type { RequestFilter } from './control/journal-filter.js';
-export type { NearMiss } from './control/journal-nearest.js';
-export type { RequestMatch } from './control/request-match.js';
-export { WaitTimeoutError } from './control/wait-timeout-error.js';
 export type { WaitOptions } from './core.js';
 export {
   API_ERRORS,
@@ -49,7 +31,25 @@ export type {
   TenantSeed,
 } from './domain/seed-types.js';
 export type { Credentials } from './domain/store.js';
+export { FAULT_KINDS, type FaultKind, type FaultRule } from './faults/fault-rule.js';
+export type {
+  FaultHandle,
+  Faults,
+  FaultView,
+  MaintenanceOptions,
+} from './faults/faults.js';
+export type { Har, HarEntry } from './journal/har.js';
+export type {
+  JournalEntry,
+  RecordedBody,
+  RecordedRequest,
+  RecordedResponse,
+} from './journal/journal.js';
+export type { RequestFilter } from './journal/journal-filter.js';
+export type { NearMiss } from './journal/journal-nearest.js';
+export { WaitTimeoutError } from './journal/wait-timeout-error.js';
 export type { Address, ListenOptions } from './listen.js';
+export type { RequestMatch } from './match/request-match.js';
 export {
   type Recorder,
   RecorderOptionError,

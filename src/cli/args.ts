@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { isHostPattern } from '../control/host-allow-list.js';
 import { readTextFile } from '../files.js';
+import { isHostPattern } from '../http/host-allow-list.js';
 import { isLoopbackHost } from '../listen.js';
 
 /** A command line that cannot be run as given; the message says what to fix. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm } from 'node:fs/promises';
-import type { HarEntry } from '../control/har.js';
 import { removeStaleTemporaries, temporaryFileOf } from '../files.js';
+import type { HarEntry } from '../journal/har.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { HAR_HEAD, HAR_TAIL, type Previous } from './previous-har.js';
 

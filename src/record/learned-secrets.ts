@@ -1,6 +1,6 @@
-import type { Headers } from '../control/journal-entry.js';
-import type { SecretSource } from '../control/redact.js';
 import { parseServerId } from '../domain/rules.js';
+import type { Headers } from '../journal/journal-entry.js';
+import type { SecretSource } from '../redaction/redact.js';
 
 /**
  * The keys a recorder has seen go by. A recording proxy stands in front of a service whose keys

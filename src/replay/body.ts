@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { jsonDepthExceeds, MAX_SHOWN_DEPTH } from '../control/journal-body.js';
+import { jsonDepthExceeds, MAX_SHOWN_DEPTH } from '../journal/journal-body.js';
 
 type Fxp = typeof import('fast-xml-parser');
 

@@ -1,4 +1,4 @@
-import { basicUsername } from '../control/request-match.js';
+import { basicUsername } from '../match/request-match.js';
 import type { ParsedBody } from './body.js';
 import type { RecordedExchange } from './har-input.js';
 import type { IdMaps } from './ids.js';

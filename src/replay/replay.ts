@@ -1,8 +1,8 @@
-import { secretHider } from '../control/hide-secrets.js';
 import { SeedError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { loadSeed } from '../files.js';
 import { LearnedSecrets } from '../record/learned-secrets.js';
+import { secretHider } from '../redaction/hide-secrets.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../server.js';
 import { compareAnswers } from './compare.js';
 import { atEntry, type RecordedExchange, readHarExchanges } from './har-input.js';

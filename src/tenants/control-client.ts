@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { WaitTimeoutError } from '../control/wait-timeout-error.js';
 import {
   FakeMarketingServerError,
   FaultRuleError,
@@ -10,6 +9,7 @@ import {
   TooManyWaitsError,
   UnknownServerError,
 } from '../domain/errors.js';
+import { WaitTimeoutError } from '../journal/wait-timeout-error.js';
 import type { TrustedClients } from './trust.js';
 
 /** What a call to the control API may fail with, besides a status: how to read its 4xx. */

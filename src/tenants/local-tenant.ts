@@ -1,9 +1,9 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { FaultHandle } from '../control/faults.js';
-import { toHar } from '../control/har.js';
 import type { Core } from '../core.js';
 import { StateError } from '../domain/errors.js';
 import type { TenantSeed } from '../domain/seed-types.js';
+import type { FaultHandle } from '../faults/faults.js';
+import { toHar } from '../journal/har.js';
 import type { ServerView } from '../server-view.js';
 import {
   basicAuthorization,

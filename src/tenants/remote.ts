@@ -1,12 +1,12 @@
-import type { FaultRule } from '../control/fault-rule.js';
-import type { FaultView, MaintenanceOptions } from '../control/faults.js';
-import type { Har } from '../control/har.js';
-import type { JournalEntry } from '../control/journal.js';
-import type { RequestFilter } from '../control/journal-filter.js';
 import type { WaitOptions } from '../core.js';
 import { FakeMarketingServerError, InvalidOptionError, StateError } from '../domain/errors.js';
 import type { Seed, ServerSeed, TenantSeed } from '../domain/seed-types.js';
 import type { Credentials } from '../domain/store.js';
+import type { FaultRule } from '../faults/fault-rule.js';
+import type { FaultView, MaintenanceOptions } from '../faults/faults.js';
+import type { Har } from '../journal/har.js';
+import type { JournalEntry } from '../journal/journal.js';
+import type { RequestFilter } from '../journal/journal-filter.js';
 import {
   type Answer,
   CALL_TIMEOUT_MS,

@@ -6,14 +6,15 @@
  * API (`connectFakeMarketingServer(...).tenant()`), so the same test code runs against both:
  * every method that reads or changes state returns a promise.
  */
-import type { FaultRule } from '../control/fault-rule.js';
-import type { FaultView, MaintenanceOptions } from '../control/faults.js';
-import type { Har } from '../control/har.js';
-import type { JournalEntry } from '../control/journal.js';
-import type { RequestFilter } from '../control/journal-filter.js';
+
 import type { WaitOptions } from '../core.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import type { ServerSeed } from '../domain/seed-types.js';
+import type { FaultRule } from '../faults/fault-rule.js';
+import type { FaultView, MaintenanceOptions } from '../faults/faults.js';
+import type { Har } from '../journal/har.js';
+import type { JournalEntry } from '../journal/journal.js';
+import type { RequestFilter } from '../journal/journal-filter.js';
 import type { ServerView } from '../server-view.js';
 
 export type { TenantSeed } from '../domain/seed-types.js';

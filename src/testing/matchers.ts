@@ -6,8 +6,8 @@ import type {
   RequestFilter,
   Tenant,
 } from 'fake-marketing-server';
-import { compileFilter } from '../control/journal-filter.js';
-import { describeNearest, nearest } from '../control/journal-nearest.js';
+import { compileFilter } from '../journal/journal-filter.js';
+import { describeNearest, nearest } from '../journal/journal-nearest.js';
 
 /** What a runner's `expect.extend` wants back from a matcher. */
 export interface MatcherResult {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { AnswerTooLargeError } from '../answer-limit.js';
 import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js';
-import { secretHider } from '../control/hide-secrets.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import { shownText } from '../record/forward.js';
+import { secretHider } from '../redaction/hide-secrets.js';
 import {
   type AnswerShown,
   type Check,
@@ -144,7 +144,7 @@ function throwawayNames() {
 /**
  * The key taken out of a text of the report, in every form the journal takes a key out of what
  * it records (as is, URL-, JSON- or XML-escaped, inside base64 as `id:key`, `key:id` or alone,
- * behind escapes): the same mechanism (control/redact.ts), with this key as its one secret, of
+ * behind escapes): the same mechanism (redaction/redact.ts), with this key as its one secret, of
  * any length.
  */
 export function keyHider(key: string): (text: string) => string {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry } from '../../src/control/journal.js';
+import { InvalidOptionError } from '../../src/domain/errors.js';
+import { Journal, type JournalEntry } from '../../src/journal/journal.js';
 import {
   BODY_BYTES_PER_STEP,
   type FilterBudget,
   MAX_FILTER_STEPS,
-} from '../../src/control/journal-budgets.js';
-import { type CompiledFilter, compileFilter } from '../../src/control/journal-filter.js';
-import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
-import { InvalidOptionError } from '../../src/domain/errors.js';
+} from '../../src/journal/journal-budgets.js';
+import { type CompiledFilter, compileFilter } from '../../src/journal/journal-filter.js';
+import { WaitTimeoutError } from '../../src/journal/wait-timeout-error.js';
 import { call, useFake } from '../helpers/fake.js';
 import { addByEmailRecord } from '../helpers/journal-record.js';
 

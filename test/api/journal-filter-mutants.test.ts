@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS } from '../../src/control/fault-rule.js';
+import { FAULT_KINDS } from '../../src/faults/fault-rule.js';
 import { InvalidOptionError, type RequestFilter } from '../../src/index.js';
 import { receivedRequest } from '../../src/testing/matchers.js';
 import { call, makeFake, OTHER_KEY, OTHER_SERVER_ID, useFake } from '../helpers/fake.js';

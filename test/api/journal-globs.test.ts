@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_GLOB_LENGTH } from '../../src/control/glob.js';
 import { FaultRuleError, InvalidOptionError } from '../../src/domain/errors.js';
+import { MAX_GLOB_LENGTH } from '../../src/match/glob.js';
 import { call, useFake } from '../helpers/fake.js';
 
 const fake = useFake();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Journal, JournalEntry } from '../../src/control/journal.js';
-import { MAX_FILTER_STEPS } from '../../src/control/journal-budgets.js';
+import { RECORD_FAILED } from '../../src/http/pipeline/journal.js';
+import type { Journal, JournalEntry } from '../../src/journal/journal.js';
+import { MAX_FILTER_STEPS } from '../../src/journal/journal-budgets.js';
 import {
   compileFilter,
   MAX_FILTER_DEPTH,
   MAX_FILTER_VALUES,
-} from '../../src/control/journal-filter.js';
-import { type Redactor, Redactor as RedactorClass } from '../../src/control/redact.js';
-import { RECORD_FAILED } from '../../src/http/pipeline/journal.js';
+} from '../../src/journal/journal-filter.js';
+import { type Redactor, Redactor as RedactorClass } from '../../src/redaction/redact.js';
 import { AUTH, basic, call, SERVER_ID, useFake } from '../helpers/fake.js';
 
 interface Inside {
@@ -156,7 +156,7 @@ describe('body filters are bounded', () => {
   it('a 5,000-item filter against a 30,000-item body finishes within a bound only a quadratic match misses', async () => {
     const { buildSync } = await import('esbuild');
     const built = buildSync({
-      entryPoints: [new URL('../../src/control/journal-filter.ts', import.meta.url).pathname],
+      entryPoints: [new URL('../../src/journal/journal-filter.ts', import.meta.url).pathname],
       bundle: true,
       format: 'cjs',
       platform: 'node',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalRecord } from '../../src/control/journal.js';
+import { Journal, type JournalRecord } from '../../src/journal/journal.js';
 import { call, useFake } from '../helpers/fake.js';
 
 const LIMIT = 1024;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry, MAX_WAITS } from '../../src/control/journal.js';
-import { type CompiledFilter, compileFilter } from '../../src/control/journal-filter.js';
 import { TooManyWaitsError } from '../../src/domain/errors.js';
+import { Journal, type JournalEntry, MAX_WAITS } from '../../src/journal/journal.js';
+import { type CompiledFilter, compileFilter } from '../../src/journal/journal-filter.js';
 import { call, useFake } from '../helpers/fake.js';
 
 const fake = useFake();

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Journal } from '../../src/control/journal.js';
 import type { FakeMarketingServer } from '../../src/index.js';
+import { Journal } from '../../src/journal/journal.js';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { call, makeFake } from '../helpers/fake.js';
 

@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { MAX_WAITS } from '../../src/control/journal.js';
 import {
   FakeClosedError,
   type FakeMarketingServer,
   StateError,
   TooManyWaitsError,
 } from '../../src/index.js';
+import { MAX_WAITS } from '../../src/journal/journal.js';
 import { makeFake } from '../helpers/fake.js';
 
 /**

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_WAITS } from '../../src/control/journal.js';
 import type { FakeMarketingServer } from '../../src/index.js';
+import { MAX_WAITS } from '../../src/journal/journal.js';
 import { makeFake } from '../helpers/fake.js';
 
 let fake: FakeMarketingServer;

@@ -1,4 +1,4 @@
-import type { JournalRecord } from '../../src/control/journal.js';
+import type { JournalRecord } from '../../src/journal/journal.js';
 
 /** The facts of one add-by-email exchange, as the HTTP layer hands them to the journal. */
 export const addByEmailRecord = (): JournalRecord => ({

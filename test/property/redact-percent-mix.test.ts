@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import querystring from 'fast-querystring';
 import { describe, expect, it } from 'vitest';
-import { secretHider } from '../../src/control/hide-secrets.js';
-import { REDACTED, Redactor } from '../../src/control/redact.js';
 import { replayHar, replayReportText } from '../../src/index.js';
+import { secretHider } from '../../src/redaction/hide-secrets.js';
+import { REDACTED, Redactor } from '../../src/redaction/redact.js';
 import { browserHar } from '../helpers/browser-har.js';
 import { addServerOverHttp, basic, call, useFake } from '../helpers/fake.js';
 

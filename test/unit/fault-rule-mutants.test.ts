@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { FaultRuleError } from '../../src/domain/errors.js';
 import {
   FAULT_KINDS,
   MAX_DELAY_MS,
   MAX_DURATION_MS,
   maintenanceRule,
   parseFaultRule,
-} from '../../src/control/fault-rule.js';
-import { FaultRuleError } from '../../src/domain/errors.js';
+} from '../../src/faults/fault-rule.js';
 
 // Tests that the mutation run (npm run mutation) asked for: every refusal of a fault rule says
 // exactly what is wrong, and every bound is taken at its edge and refused one step past it.

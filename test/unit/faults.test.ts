@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseFaultRule } from '../../src/control/fault-rule.js';
-import { FaultSet } from '../../src/control/faults.js';
-import { Journal } from '../../src/control/journal.js';
-import { PendingRequests } from '../../src/control/pending.js';
-import { apiPath, compileMatch } from '../../src/control/request-match.js';
 import { FaultRuleError } from '../../src/domain/errors.js';
+import { parseFaultRule } from '../../src/faults/fault-rule.js';
+import { FaultSet } from '../../src/faults/faults.js';
+import { PendingRequests } from '../../src/faults/pending.js';
+import { Journal } from '../../src/journal/journal.js';
+import { apiPath, compileMatch } from '../../src/match/request-match.js';
 
 const request = (method: string, path: string, serverId?: number) => ({ method, path, serverId });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, globProblem, MAX_GLOB_ALTERNATIVES } from '../../src/control/glob.js';
+import { compileGlob, globProblem, MAX_GLOB_ALTERNATIVES } from '../../src/match/glob.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the parts of glob.ts that short
 // globs and paths never reach (runs longer than one 32-bit word, escapes at the end, sets with

@@ -9,7 +9,7 @@ import {
   globProblem,
   MAX_GLOB_ALTERNATIVES,
   MAX_GLOB_LENGTH,
-} from '../../src/control/glob.js';
+} from '../../src/match/glob.js';
 
 const matches = (glob: string, path: string) => compileGlob(glob)(path);
 
@@ -194,7 +194,7 @@ describe('compileGlob time', () => {
    * backtracking matcher fails the test instead of hanging the suite.
    */
   function runGuarded(glob: string, path: string, timeoutMs: number): Promise<boolean> {
-    const source = readFileSync(new URL('../../src/control/glob.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../src/match/glob.ts', import.meta.url), 'utf8');
     const { code } = transformSync(source, { loader: 'ts', format: 'iife', globalName: 'glob' });
     const script = `${code}
       const { parentPort, workerData } = require('node:worker_threads');

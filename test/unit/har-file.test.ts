@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HarEntry } from '../../src/control/har.js';
 import { temporaryFileOf } from '../../src/files.js';
+import type { HarEntry } from '../../src/journal/har.js';
 import { HarFile, MAX_UNWRITTEN_BYTES } from '../../src/record/har-file.js';
 import { readPrevious } from '../../src/record/previous-har.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { harFrame, toHar, toHarEntry } from '../../src/control/har.js';
-import type { JournalEntry } from '../../src/control/journal.js';
+import { harFrame, toHar, toHarEntry } from '../../src/journal/har.js';
+import type { JournalEntry } from '../../src/journal/journal.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 
 // Tests that the mutation run (npm run mutation) asked for: every field of a HAR entry, built

@@ -4,7 +4,7 @@ import {
   hostnameOf,
   isHostName,
   isHostPattern,
-} from '../../src/control/host-allow-list.js';
+} from '../../src/http/host-allow-list.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the edges of the control API's Host
 // allow-list and of the names it takes.

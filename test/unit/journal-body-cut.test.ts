@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/control/journal.js';
-import { type CutBody, keep } from '../../src/control/journal-body.js';
+import { Journal } from '../../src/journal/journal.js';
+import { type CutBody, keep } from '../../src/journal/journal-body.js';
 import { addByEmailRecord } from '../helpers/journal-record.js';
 
 /**

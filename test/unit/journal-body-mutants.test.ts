@@ -4,7 +4,7 @@ import {
   jsonDepthExceeds,
   keep,
   MAX_SHOWN_DEPTH,
-} from '../../src/control/journal-body.js';
+} from '../../src/journal/journal-body.js';
 
 /** A buffer that is a view of a larger allocation, as Node's pooled buffers are. */
 function viewOf(text: string, spare = 100): Buffer {

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Journal, type JournalRecord } from '../../src/control/journal.js';
+import { InvalidOptionError } from '../../src/domain/errors.js';
+import { Journal, type JournalRecord } from '../../src/journal/journal.js';
 import {
   BODY_BYTES_PER_STEP,
   type FilterBudget,
   MAX_FILTER_STEPS,
-} from '../../src/control/journal-budgets.js';
-import type { CompiledFilter } from '../../src/control/journal-filter.js';
-import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
-import { InvalidOptionError } from '../../src/domain/errors.js';
+} from '../../src/journal/journal-budgets.js';
+import type { CompiledFilter } from '../../src/journal/journal-filter.js';
+import { WaitTimeoutError } from '../../src/journal/wait-timeout-error.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
 // Tests that the mutation run (npm run mutation) asked for: how the journal spends the budget of

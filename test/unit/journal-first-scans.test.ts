@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/control/journal.js';
-import { compileFilter } from '../../src/control/journal-filter.js';
 import { InvalidOptionError } from '../../src/domain/errors.js';
+import { Journal } from '../../src/journal/journal.js';
+import { compileFilter } from '../../src/journal/journal-filter.js';
 import { addByEmailRecord } from '../helpers/journal-record.js';
 
 // A wait first looks through what is recorded. Waits asked together share one read's budget for

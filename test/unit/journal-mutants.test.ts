@@ -1,13 +1,13 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { StateError, TooManyWaitsError } from '../../src/domain/errors.js';
 import {
   Journal,
   type JournalRecord,
   journalEntryOf,
   MAX_WAITS,
-} from '../../src/control/journal.js';
-import { WaitTimeoutError } from '../../src/control/wait-timeout-error.js';
-import { StateError, TooManyWaitsError } from '../../src/domain/errors.js';
+} from '../../src/journal/journal.js';
+import { WaitTimeoutError } from '../../src/journal/wait-timeout-error.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the journal's ring buffer, how an

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CutBody, RECENT_BODY_LIMIT, RecentBodies } from '../../src/control/journal-body.js';
+import { CutBody, RECENT_BODY_LIMIT, RecentBodies } from '../../src/journal/journal-body.js';
 
-// A body equal to one kept lately is kept as that one (src/control/journal-body.ts). Buffers show
+// A body equal to one kept lately is kept as that one (src/journal/journal-body.ts). Buffers show
 // which object comes back; strings compare by value, so for them only equality can be seen.
 
 const bytes = (text: string) => Buffer.from(text);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { JournalRing } from '../../src/control/journal-ring.js';
+import { JournalRing } from '../../src/journal/journal-ring.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
-// The journal's columns (src/control/journal-ring.ts): what is written is read back whole, oldest
+// The journal's columns (src/journal/journal-ring.ts): what is written is read back whole, oldest
 // first, and a slot written over keeps nothing of the exchange it held before.
 
 const ids = (ring: JournalRing) => ring.ordered().map((slot) => slot.id);

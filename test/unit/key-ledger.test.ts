@@ -82,7 +82,7 @@ describe("the store's keys", () => {
 
 describe('the redactor following the ledger', () => {
   it('reads every key once, then only the changes, and redacts the new key at once', async () => {
-    const { Redactor } = await import('../../src/control/redact.js');
+    const { Redactor } = await import('../../src/redaction/redact.js');
     const ledger = new KeyLedger();
     for (let index = 0; index < 2000; index++) ledger.hold(`tenant-key-${index}-xyz`);
     let revision = 0;

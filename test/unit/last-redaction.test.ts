@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LastRedaction } from '../../src/control/last-redaction.js';
+import { LastRedaction } from '../../src/redaction/last-redaction.js';
 
 describe('LastRedaction', () => {
   const same = (one: string, other: string) => one === other;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFaultRule } from '../../src/control/fault-rule.js';
+import { parseFaultRule } from '../../src/faults/fault-rule.js';
 import { seedErrorOf, server } from '../helpers/seed.js';
 
 // A field left out is named as missing ("got nothing"), never as "got undefined undefined".

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Journal } from '../../src/control/journal.js';
-import { Redactor } from '../../src/control/redact.js';
 import type { Core } from '../../src/core.js';
 import { journalHooks, RECORD_FAILED } from '../../src/http/pipeline/journal.js';
+import { Journal } from '../../src/journal/journal.js';
+import { Redactor } from '../../src/redaction/redact.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the journal's pipeline hooks on
 // stand-in requests, each fact of the recorded entry checked, the failed recording included.

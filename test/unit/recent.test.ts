@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Recent, recentTexts } from '../../src/control/recent.js';
+import { Recent, recentTexts } from '../../src/journal/recent.js';
 
 // Which string object comes back cannot be seen from JavaScript (strings compare by value): what
 // recentTexts saves shows in the garbage collector's figures (bench/recording.mjs). What can be

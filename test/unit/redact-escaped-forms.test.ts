@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, Redactor } from '../../src/control/redact.js';
-import { redactForms } from '../../src/control/secret-encodings.js';
-import { compileSecrets } from '../../src/control/secret-set.js';
+import { REDACTED, Redactor } from '../../src/redaction/redact.js';
+import { redactForms } from '../../src/redaction/secret-encodings.js';
+import { compileSecrets } from '../../src/redaction/secret-set.js';
 import { addServerOverHttp, basic, call, useFake } from '../helpers/fake.js';
 
 /**

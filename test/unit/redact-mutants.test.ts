@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { REDACTED, Redactor } from '../../src/control/redact.js';
+import { REDACTED, Redactor } from '../../src/redaction/redact.js';
 
 // Tests that the mutation run (docs/benchmarks.md, fourth round: recording files) asked for: the
 // redactor's work counted through its SecretSource, and its answers at the edges the other

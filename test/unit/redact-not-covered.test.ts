@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/control/redact.js';
+import { Redactor } from '../../src/redaction/redact.js';
 
 // docs/security.md lists what redaction does not cover. Each listed form is kept as it came, so
 // that the list says what is true: a test that fails here means the docs must change too.

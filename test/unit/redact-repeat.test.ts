@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Headers } from '../../src/control/journal.js';
-import { REDACTED, Redactor } from '../../src/control/redact.js';
+import type { Headers } from '../../src/journal/journal.js';
+import { REDACTED, Redactor } from '../../src/redaction/redact.js';
 
 // A client sends the same headers and asks the same URL again and again: the redactor answers
 // them again from what it found last time, under the same secrets only.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalRecord } from '../../src/control/journal.js';
+import type { JournalRecord } from '../../src/journal/journal.js';
 import {
   MIN_SECRET_LENGTH,
   REDACTED,
   type RecordedFacts,
   Redactor,
-} from '../../src/control/redact.js';
+} from '../../src/redaction/redact.js';
 
 const KEY = 'Secr3t-Key_0042';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SHOWN_DEPTH } from '../../src/control/journal-body.js';
+import { MAX_SHOWN_DEPTH } from '../../src/journal/journal-body.js';
 import { mediaType, parseBody, UnreadableBodyError } from '../../src/replay/body.js';
 
 // How replay reads a recorded body: by its media type, or by its first character when the label

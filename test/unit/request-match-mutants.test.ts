@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_GLOB_LENGTH } from '../../src/control/glob.js';
+import { MAX_GLOB_LENGTH } from '../../src/match/glob.js';
 import {
   apiPath,
   basicUsername,
   compileMatch,
   parseRequestMatch,
-} from '../../src/control/request-match.js';
+} from '../../src/match/request-match.js';
 
 // Tests that the mutation run (npm run mutation) asked for: request-match.ts's edges.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redactForms } from '../../src/control/secret-encodings.js';
-import { Anchors, REDACTED, replaceAll } from '../../src/control/secret-forms.js';
-import { compileSecrets } from '../../src/control/secret-set.js';
+import { redactForms } from '../../src/redaction/secret-encodings.js';
+import { Anchors, REDACTED, replaceAll } from '../../src/redaction/secret-forms.js';
+import { compileSecrets } from '../../src/redaction/secret-set.js';
 
 // Tests that the mutation run (npm run mutation) asked for: the forms compileSecrets builds, the
 // prefilter of mixed spellings (Patterns.mixed, Patterns.plus) and where the index takes over.

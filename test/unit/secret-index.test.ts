@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactForms } from '../../src/control/secret-encodings.js';
-import { Anchors, findSpans, type Patterns, REDACTED } from '../../src/control/secret-forms.js';
-import { compileSecrets } from '../../src/control/secret-set.js';
+import { redactForms } from '../../src/redaction/secret-encodings.js';
+import { Anchors, findSpans, type Patterns, REDACTED } from '../../src/redaction/secret-forms.js';
+import { compileSecrets } from '../../src/redaction/secret-set.js';
 
 // Past a few dozen forms (a handful of servers), the redactor finds the secrets through an index
 // (Anchors) instead of one regular expression. The index must answer exactly as the regular

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redactForms } from '../../src/control/secret-encodings.js';
-import { REDACTED } from '../../src/control/secret-forms.js';
-import { compileSecrets } from '../../src/control/secret-set.js';
+import { redactForms } from '../../src/redaction/secret-encodings.js';
+import { REDACTED } from '../../src/redaction/secret-forms.js';
+import { compileSecrets } from '../../src/redaction/secret-set.js';
 
 // Tests that the mutation run (npm run mutation) asked for: a secret spelt with only some of its
 // characters percent-escaped (secret-encodings.ts, redactMixed), taken out of strings whose other

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/control/redact.js';
+import { Redactor } from '../../src/redaction/redact.js';
 import {
   decodeEscapes,
   MAX_ESCAPE_WIDTH,
   mayHoldEscapes,
   redactForms,
-} from '../../src/control/secret-encodings.js';
-import { MIN_SECRET_LENGTH, REDACTED, replaceAll } from '../../src/control/secret-forms.js';
-import { compileSecrets } from '../../src/control/secret-set.js';
+} from '../../src/redaction/secret-encodings.js';
+import { MIN_SECRET_LENGTH, REDACTED, replaceAll } from '../../src/redaction/secret-forms.js';
+import { compileSecrets } from '../../src/redaction/secret-set.js';
 
 // Tests that the mutation run (npm run mutation) asked for: each escape decodeEscapes reads and
 // what it makes of it, and the forms compileSecrets builds, on the functions themselves.

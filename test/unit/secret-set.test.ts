@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactForms } from '../../src/control/secret-encodings.js';
-import type { Compiled } from '../../src/control/secret-forms.js';
-import { compileSecrets, SecretSet } from '../../src/control/secret-set.js';
+import { redactForms } from '../../src/redaction/secret-encodings.js';
+import type { Compiled } from '../../src/redaction/secret-forms.js';
+import { compileSecrets, SecretSet } from '../../src/redaction/secret-set.js';
 
 // The redactor's secrets are kept up to date by what changed: a key that comes adds its forms, a
 // key that goes takes them out. The set must then find exactly what a set compiled from scratch

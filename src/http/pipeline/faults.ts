@@ -1,10 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { Decision } from '../../control/faults.js';
-import { claimedServerId } from '../../control/request-match.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
+import type { Decision } from '../../faults/faults.js';
+import { claimedServerId } from '../../match/request-match.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { renderError } from '../send-error.js';
 import { type JournalHooks, keepBody } from './journal.js';

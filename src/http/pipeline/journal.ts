@@ -1,11 +1,11 @@
 // Imported, not the global: Node 20's global `performance` is a getter, read twice a request.
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { FaultKind } from '../../control/fault-rule.js';
-import type { Headers, JournalRecord } from '../../control/journal-entry.js';
-import { type Recent, recentTexts } from '../../control/recent.js';
-import { claimedServerId } from '../../control/request-match.js';
 import type { Core } from '../../core.js';
+import type { FaultKind } from '../../faults/fault-rule.js';
+import type { Headers, JournalRecord } from '../../journal/journal-entry.js';
+import { type Recent, recentTexts } from '../../journal/recent.js';
+import { claimedServerId } from '../../match/request-match.js';
 import { isPublicApi, pathOf } from '../../paths.js';
 import { responseTypeOf } from '../negotiate.js';
 import { API_BODY_LIMIT } from '../route.js';

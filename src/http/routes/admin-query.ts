@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { JournalEntry, JournalScope, ReadOptions } from '../../control/journal.js';
-import type { RequestFilter } from '../../control/journal-filter.js';
 import type { Core } from '../../core.js';
 import { ApiError, StateError } from '../../domain/errors.js';
+import type { JournalEntry, JournalScope, ReadOptions } from '../../journal/journal.js';
+import type { RequestFilter } from '../../journal/journal-filter.js';
 
 /**
  * The journal's query parameters on the control API (`GET /__admin/requests`, its wait and HAR,

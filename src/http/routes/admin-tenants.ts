@@ -1,7 +1,7 @@
-import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../control/fault-rule.js';
-import { harFrame, toHarEntry } from '../../control/har.js';
 import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
+import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../faults/fault-rule.js';
+import { harFrame, toHarEntry } from '../../journal/har.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { basicAuthorization } from '../../tenants/tenant.js';
 import { jsonStream } from '../json-stream.js';

@@ -1,7 +1,7 @@
-import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../control/fault-rule.js';
-import { harFrame, toHarEntry } from '../../control/har.js';
-import { MAX_WAITS } from '../../control/journal.js';
 import { ApiError } from '../../domain/errors.js';
+import { FAULT_RULE_SCHEMA, MAINTENANCE_SCHEMA } from '../../faults/fault-rule.js';
+import { harFrame, toHarEntry } from '../../journal/har.js';
+import { MAX_WAITS } from '../../journal/journal.js';
 import { ADMIN_PREFIX } from '../../paths.js';
 import { stateJson } from '../../state-json.js';
 import { jsonStream, textStream } from '../json-stream.js';

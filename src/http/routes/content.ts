@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { hostnameOf } from '../../control/host-allow-list.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { API_PREFIX, THUMBNAILS_PREFIX } from '../../paths.js';
+import { hostnameOf } from '../host-allow-list.js';
 import { CONTENTS, type ContentView } from '../representations.js';
 import { API_BODY_LIMIT, Rendered, type Route, route, TEXT } from '../route.js';
 import { THUMBNAIL_LIFETIME_MS, THUMBNAIL_PNG, type ThumbnailSigner } from '../thumbnails.js';
