@@ -16,6 +16,8 @@ let upstreamUrl: string;
 /** Answers the upstream holds until the test lets them go. */
 const held: ServerResponse[] = [];
 let holding = true;
+/** How long the upstream takes to answer when it does not hold. */
+let delayMs = 20;
 let atOnce = 0;
 let mostAtOnce = 0;
 let reached = 0;
@@ -32,7 +34,7 @@ beforeAll(async () => {
     mostAtOnce = Math.max(mostAtOnce, atOnce);
     req.resume();
     if (holding) held.push(res);
-    else setTimeout(() => answer(res), 20);
+    else setTimeout(() => answer(res), delayMs);
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
@@ -84,6 +86,7 @@ describe('record: how many exchanges at once', () => {
 
   it(`answers 503 past ${MAX_WAITING} waiting, at once, neither forwarded nor recorded`, async () => {
     holding = true;
+    delayMs = 0;
     reached = 0;
     const out = join(folder, 'busy.har');
     const recorder = await startRecorder({
