@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   openSync,
@@ -49,6 +50,15 @@ const STALE_AFTER_MS = 10 * 60 * 1000;
 /** The temporary file a save by this process writes before renaming it over `file`. */
 export function temporaryFileOf(file: string, pid = process.pid): string {
   return `${file}.${pid}.tmp`;
+}
+
+/**
+ * A temporary file's name next to `file` that no one can guess ahead, `<file>.<pid>.<random>.tmp`:
+ * in a shared folder, a neighbour could plant a link at a name known in advance (the pid shows
+ * in `ps`) and have the file written through it. It is created exclusively all the same.
+ */
+export function unguessableTemporaryOf(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
 }
 
 /** The mode of a file that holds keys (a state file, an imported seed): its owner's alone. */
@@ -133,9 +143,10 @@ export function unwritableFileProblem(file: string): string | undefined {
   } catch {
     // Not there yet (the first save makes it), or not reachable: the write below says which.
   }
-  const temporary = temporaryFileOf(file);
+  // Made exclusively under a name no one planted a link at: the check never writes through one.
+  const temporary = unguessableTemporaryOf(file);
   try {
-    writeFileSync(temporary, '');
+    writeFileSync(temporary, '', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   } catch (error) {
     return writeFailure(error, temporary);
   }
@@ -144,8 +155,9 @@ export function unwritableFileProblem(file: string): string | undefined {
 }
 
 /**
- * Removes the temporary files that killed saves of `file` left: `<file>.<pid>.tmp` (and the
- * `<file>.<pid>.<time>.tmp` of earlier versions) whose process is gone, is this one (saves are
+ * Removes the temporary files that killed saves of `file` left: `<file>.<pid>.tmp`,
+ * `<file>.<pid>.<random>.tmp` ({@link unguessableTemporaryOf}; the `<file>.<pid>.<time>.tmp` of
+ * earlier versions too) whose process is gone, is this one (saves are
  * synchronous, so none of ours is being written), or that are older than any save takes. A save
  * in progress in another live process is left alone. Returns the names removed.
  */
@@ -161,7 +173,7 @@ export function removeStaleTemporaries(file: string): string[] {
   const removed: string[] = [];
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = /^(\d+)(?:\.\d+)?$/.exec(name.slice(prefix.length, -'.tmp'.length))?.[1];
+    const pid = /^(\d+)(?:\.[0-9a-f]+)?$/.exec(name.slice(prefix.length, -'.tmp'.length))?.[1];
     if (pid === undefined) continue;
     const path = join(directory, name);
     if (Number(pid) !== process.pid && isAlive(Number(pid)) && !isOld(path)) continue;

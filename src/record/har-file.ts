@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm } from 'node:fs/promises';
-import { removeStaleTemporaries, temporaryFileOf } from '../files.js';
+import { PRIVATE_FILE_MODE, removeStaleTemporaries, unguessableTemporaryOf } from '../files.js';
 import type { HarEntry } from '../journal/har.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { HAR_HEAD, HAR_TAIL, type Previous } from './previous-har.js';
@@ -20,6 +20,14 @@ const head = () =>
 const TAIL = Buffer.from(HAR_TAIL);
 const FIRST = Buffer.from('\n');
 const NEXT = Buffer.from(',\n');
+/**
+ * The temporary file is made afresh (never a file or link already at its name, which a neighbour
+ * in a shared folder could have planted to have the HAR written through it) and never followed.
+ */
+const { O_CREAT, O_EXCL, O_NOFOLLOW = 0, O_RDWR } = constants;
+const CREATE = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW;
+const REOPEN = O_RDWR | O_NOFOLLOW;
+const COPY = constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE;
 
 /**
  * A HAR 1.2 file that is whole at every moment: each write goes to a temporary file that is then
@@ -32,6 +40,7 @@ const NEXT = Buffer.from(',\n');
  * yet on disk, or twenty times as long as the last write took (a long recording spends at most a
  * 20th of its time writing), at most a second; at once when the batch reaches
  * {@link MAX_UNWRITTEN_BYTES} (large answers are written as they come). `write()` (on close) writes at once.
+ * The file holds the session's bodies: it is its owner's alone (0600), whatever mode it had.
  */
 export class HarFile {
   /** Serialised entries, each after its separator. */
@@ -139,17 +148,20 @@ export class HarFile {
     const bytes = this.batchBytes;
     this.batch = [];
     this.batchBytes = 0;
-    const temporary = temporaryFileOf(this.path);
+    const temporary = unguessableTemporaryOf(this.path);
     try {
       let handle: FileHandle;
       let at: number;
       if (this.length === undefined) {
-        handle = await open(temporary, 'w');
+        handle = await open(temporary, CREATE, PRIVATE_FILE_MODE);
         at = await this.writeStart(handle);
       } else {
         // FICLONE shares the blocks where the file system can; elsewhere the kernel copies them.
-        await copyFile(this.path, temporary, constants.COPYFILE_FICLONE);
-        handle = await open(temporary, 'r+');
+        // EXCL: the copy is a new file (O_EXCL), never one already there nor a link's target.
+        await copyFile(this.path, temporary, COPY);
+        handle = await open(temporary, REOPEN);
+        // The copy took the HAR's mode: one written before this version may be 0644.
+        await handle.chmod(PRIVATE_FILE_MODE);
         at = this.length - TAIL.length;
       }
       try {

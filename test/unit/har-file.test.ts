@@ -1,4 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -96,17 +108,56 @@ describe('a HAR being recorded', () => {
     const errors: Error[] = [];
     const file = new HarFile(out, undefined, (error) => errors.push(error));
     await file.write();
-    // A folder at the temporary file's name: no write can go through it.
-    mkdirSync(temporaryFileOf(out));
+    // The HAR moved away: no write can copy it.
+    renameSync(out, `${out}.away`);
     file.append(entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES)));
     await file.room();
     await expect(file.write()).rejects.toThrow();
     expect(errors.length).toBeGreaterThan(0);
+    renameSync(`${out}.away`, out);
     expect(read().log.entries).toEqual([]);
-    rmSync(temporaryFileOf(out), { recursive: true });
     file.append(entry(2));
     await file.write();
     expect(read().log.entries).toEqual([entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES)), entry(2)]);
+  });
+});
+
+describe('a HAR written in a shared folder', () => {
+  // A neighbour plants a link at the temporary file's name (`<out>.<pid>.tmp` was known ahead:
+  // the pid shows in `ps`); the write must go neither through it nor rename it over the HAR.
+  const planted = () => {
+    const victim = join(folder, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, temporaryFileOf(out));
+    return victim;
+  };
+
+  it('never writes through a link planted at the temporary name, first write or append', async () => {
+    const file = new HarFile(out);
+    // After the start, which removes what a killed recording of this pid left: while it runs.
+    const victim = planted();
+    await file.write();
+    file.append(entry(1));
+    await file.write();
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(lstatSync(out).isSymbolicLink()).toBe(false);
+    expect(read().log.entries).toEqual([entry(1)]);
+    // Only the HAR, the victim and the planted link: no temporary file left behind.
+    expect(readdirSync(folder).sort()).toEqual(
+      ['traffic.har', `traffic.har.${process.pid}.tmp`, 'victim.txt'].sort(),
+    );
+  });
+
+  it("is its owner's alone (0600), also when it continues a file of another mode", async () => {
+    const first = new HarFile(out);
+    first.append(entry(1));
+    await first.write();
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    chmodSync(out, 0o644);
+    const next = new HarFile(out, await readPrevious(out));
+    next.append(entry(2));
+    await next.write();
+    expect(statSync(out).mode & 0o777).toBe(0o600);
   });
 });
 

@@ -1,8 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unwritableFileProblem, writeFailure } from '../../src/files.js';
+import { temporaryFileOf, unwritableFileProblem, writeFailure } from '../../src/files.js';
 
 const failure = (code: string | undefined, message = `${code}: raw`) =>
   Object.assign(new Error(message), code === undefined ? {} : { code });
@@ -46,4 +53,23 @@ describe('unwritableFileProblem: ENOENT names the folder only when it is missing
       expect(unwritableFileProblem('/proc/version')).toBe('no file can be created in its folder');
     },
   );
+});
+
+describe('unwritableFileProblem in a shared folder', () => {
+  it('never writes through a link a neighbour planted at the temporary name, nor removes it', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
+    try {
+      const state = join(folder, 'state.json');
+      const victim = join(folder, 'victim.txt');
+      writeFileSync(victim, 'precious');
+      symlinkSync(victim, temporaryFileOf(state));
+      expect(unwritableFileProblem(state)).toBeUndefined();
+      expect(readFileSync(victim, 'utf8')).toBe('precious');
+      expect(readdirSync(folder).sort()).toEqual(
+        [`state.json.${process.pid}.tmp`, 'victim.txt'].sort(),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
