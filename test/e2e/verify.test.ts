@@ -134,6 +134,31 @@ describe('verifyService against this fake', () => {
     );
   });
 
+  it('with maxNewContacts on an account one contact from its maximum, the first new one is refused and none is left', async () => {
+    await using full = await makeFake();
+    const { baseUrl: fullUrl } = await full.listen({ https: false });
+    // 3 seeded and the run's second address make 4: the next new contact is past the maximum.
+    full.setMaxContacts(SERVER_ID, 4);
+    const report = await verifyService({
+      baseUrl: fullUrl,
+      serverId: SERVER_ID,
+      key: KEY,
+      allowWrites: true,
+      only: ['writes.contact-cap'],
+      maxNewContacts: 3,
+    });
+    expect(report.results[0]).toMatchObject({
+      status: 'pass',
+      got: '403 after 0 new contact(s), in JSON and XML; an existing contact is still added',
+    });
+    expect(report.leftBehind).toEqual([
+      expect.stringMatching(
+        /^the contact fms-verify-[0-9a-f]{12}-2@example\.com \(contacts cannot/,
+      ),
+    ]);
+    expect(full.server(SERVER_ID).contacts()).toHaveLength(4);
+  });
+
   it('refuses a maxNewContacts that is no whole number', async () => {
     for (const maxNewContacts of [-1, 1.5, Number.NaN]) {
       await expect(
