@@ -24,6 +24,18 @@ function decode(text: string): string {
   });
 }
 
+/**
+ * Whether a tag's attributes are `name="value"` pairs, read one pair at a time: one regular
+ * expression repeating a group over them all backtracks through a stack as deep as the count, and
+ * a root with a million attributes (11 MB, within the answer limit) overflowed it.
+ */
+function wellFormedAttributes(text: string): boolean {
+  const pair = /\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*')/y;
+  let at = 0;
+  while (pair.exec(text)) at = pair.lastIndex;
+  return /^\s*$/.test(text.slice(at));
+}
+
 const localName = (qualified: string) => qualified.slice(qualified.indexOf(':') + 1);
 
 /**
@@ -63,8 +75,7 @@ function readWellFormed(text: string): XmlElement | undefined {
       continue;
     }
     if (qualified === undefined) continue;
-    if (attributes && !/^(\s+[\w.:-]+\s*=\s*("[^"]*"|'[^']*'))*\s*$/.test(attributes))
-      return undefined;
+    if (attributes && !wellFormedAttributes(attributes)) return undefined;
     const name = localName(qualified);
     if (closing) {
       if (!top || top.name !== name) return undefined;
