@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from '../answer-limit.js';
 import { RecorderOptionError } from './recorder-error.js';
 
@@ -148,6 +149,12 @@ export async function forward(
       answer.destroy();
       throw new ClientGoneError();
     }
+    if ((answer.statusCode ?? 0) < 200) {
+      // A 101 without `Upgrade` comes as a response (Node passes other 1xx by): passed on, it
+      // left the client with a switch to nothing.
+      answer.destroy();
+      throw new SwitchedProtocolsError(switchedMessage(route));
+    }
     if (answer.headers[LOOP_HEADER] === route.hop) {
       answer.resume();
       throw new LoopDetectedError(loopMessage(route));
@@ -171,7 +178,9 @@ export async function forward(
   } catch (error) {
     if (error instanceof ClientGoneError || res.destroyed) throw new ClientGoneError();
     const reason =
-      error instanceof AnswerTooLargeError || error instanceof LoopDetectedError
+      error instanceof AnswerTooLargeError ||
+      error instanceof LoopDetectedError ||
+      error instanceof SwitchedProtocolsError
         ? error.message
         : describeError(error as NodeJS.ErrnoException, route);
     const status = error instanceof LoopDetectedError ? 508 : 502;
@@ -224,6 +233,15 @@ class LoopDetectedError extends Error {
   override name = 'LoopDetectedError';
 }
 
+/** The upstream answered 101 Switching Protocols: the client gets a 502 saying so. */
+class SwitchedProtocolsError extends Error {
+  override name = 'SwitchedProtocolsError';
+}
+
+function switchedMessage(route: Route): string {
+  return `upstream ${route.upstream.origin} answered 101 Switching Protocols: record passes on and records HTTP exchanges only, not a switch to another protocol (the upstream's connection was closed)`;
+}
+
 function cameBack(req: IncomingMessage, route: Route): boolean {
   const via = req.headers.via;
   return typeof via === 'string' && via.split(',').some((one) => one.trim().endsWith(route.hop));
@@ -263,6 +281,13 @@ function send(
       answer = response;
       response.once('close', () => clearTimeout(deadline));
       resolve(response);
+    });
+    // A 101 is a switch to another protocol, no answer to pass on or record: Node hands it to an
+    // 'upgrade' listener, never to 'response', and without one the client waited for ever.
+    req.on('upgrade', (_answer: IncomingMessage, socket: Duplex) => {
+      clearTimeout(deadline);
+      socket.destroy();
+      reject(new SwitchedProtocolsError(switchedMessage(route)));
     });
     req.on('timeout', () => req.destroy(timeout()));
     req.on('error', (error) => {

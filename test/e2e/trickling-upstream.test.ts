@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,4 +62,47 @@ describe('an answer that trickles without end', () => {
     const har = JSON.parse(readFileSync(out, 'utf8'));
     expect(har.log.entries[0].comment).toContain('gave no whole answer within 400 ms');
   });
+});
+
+describe('an upstream that answers 101 Switching Protocols', () => {
+  // Node's client hands a 101 with Upgrade to an 'upgrade' listener, never to 'response': the
+  // recorder's client waited for ever. One without Upgrade was passed on, a switch to nothing.
+  it.each([
+    ['with Upgrade', 'Upgrade: x\r\nConnection: Upgrade\r\n'],
+    ['without Upgrade', ''],
+  ])(
+    'record gives its client a 502 at once (%s), and records it with the reason',
+    async (_, more) => {
+      const switcher = createTcpServer((socket) => {
+        socket.on('error', () => {});
+        socket.once('data', () => socket.write(`HTTP/1.1 101 Switching Protocols\r\n${more}\r\n`));
+      });
+      await new Promise<void>((resolve) => switcher.listen(0, '127.0.0.1', resolve));
+      const { port } = switcher.address() as AddressInfo;
+      const out = join(folder, `switch-${more === '' ? 'bare' : 'upgrade'}.har`);
+      const recorder = await startRecorder({
+        upstream: `http://127.0.0.1:${port}`,
+        out,
+        https: false,
+        upstreamTimeoutMs: 5000,
+      });
+      const started = performance.now();
+      try {
+        const answer = await fetch(`${recorder.baseUrl}/lists`, {
+          signal: AbortSignal.timeout(10_000),
+        });
+        expect(answer.status).toBe(502);
+        const { message } = (await answer.json()) as { message: string };
+        expect(message).toContain('answered 101 Switching Protocols');
+        expect(performance.now() - started).toBeLessThan(4000);
+      } finally {
+        await recorder.close();
+        await new Promise((resolve) => switcher.close(resolve));
+      }
+      const [entry] = JSON.parse(readFileSync(out, 'utf8')).log.entries;
+      expect(entry.response.status).toBe(502);
+      expect(entry.comment).toContain('answered 101 Switching Protocols');
+    },
+    20_000,
+  );
 });
