@@ -277,7 +277,8 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
 /**
  * Cookies are a session's credentials (the service's own, or a gateway's): the HAR keeps their
  * names, for what a client sent, and never their values. `Cookie: a=1; b=2` becomes
- * `a=<redacted>; b=<redacted>`; each `Set-Cookie` keeps its name and attributes.
+ * `a=<redacted>; b=<redacted>`; each `Set-Cookie` keeps its name and attributes; a pair without
+ * `=` is all value (`<redacted>`).
  */
 function withoutCookieValues<H extends Record<string, string | string[] | number | undefined>>(
   headers: H,
@@ -287,7 +288,9 @@ function withoutCookieValues<H extends Record<string, string | string[] | number
   const copy: Record<string, unknown> = { ...headers };
   const hide = (pair: string) => {
     const equals = pair.indexOf('=');
-    return equals === -1 ? pair : `${pair.slice(0, equals)}=${REDACTED}`;
+    if (equals !== -1) return `${pair.slice(0, equals)}=${REDACTED}`;
+    // No `=`: a browser stores the pair as a cookie with no name, the text its value.
+    return pair === '' ? pair : REDACTED;
   };
   if (typeof cookie === 'string') {
     copy.cookie = cookie

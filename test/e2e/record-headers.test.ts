@@ -21,7 +21,10 @@ beforeAll(async () => {
     received = req.headers;
     res.writeHead(200, {
       'content-type': 'application/json',
-      'set-cookie': ['sid=s3cr3t-session-value; Path=/; HttpOnly', 'theme=dark'],
+      'set-cookie':
+        req.headers['x-nameless'] === undefined
+          ? ['sid=s3cr3t-session-value; Path=/; HttpOnly', 'theme=dark']
+          : ['SECRETNOEQ-set-value; Path=/', ' SECRETNOEQ-bare '],
     });
     res.end('[]');
   });
@@ -88,6 +91,31 @@ describe('the recorder and headers', () => {
     expect(header(entry.response.headers, 'set-cookie')).toEqual([
       'sid=<redacted>; Path=/; HttpOnly',
       'theme=<redacted>',
+    ]);
+  });
+
+  it('keeps no value of a cookie without a name (no `=`): browsers store it as a value', async () => {
+    const out = join(folder, 'nameless.har');
+    const recorder = await startRecorder({ upstream: origin, out, https: false });
+    try {
+      await get(`${recorder.baseUrl}/lists`, {
+        cookie: 'NAMELESSSECRET; theme=light;',
+        'x-nameless': '1',
+      });
+    } finally {
+      await recorder.close();
+    }
+    expect(received.cookie).toBe('NAMELESSSECRET; theme=light;');
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain('NAMELESSSECRET');
+    expect(text).not.toContain('SECRETNOEQ');
+    const [entry] = JSON.parse(text).log.entries;
+    const header = (list: { name: string; value: string }[], name: string) =>
+      list.filter((one) => one.name.toLowerCase() === name).map((one) => one.value);
+    expect(header(entry.request.headers, 'cookie')).toEqual(['<redacted>; theme=<redacted>; ']);
+    expect(header(entry.response.headers, 'set-cookie')).toEqual([
+      '<redacted>; Path=/',
+      '<redacted>',
     ]);
   });
 });
