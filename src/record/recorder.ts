@@ -110,6 +110,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const hosts = new HostAllowList([options.host ?? '127.0.0.1']);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!hosts.allowsHost(req.headers.host ?? '')) return refuseHost(req, res);
+    if (!req.url?.startsWith('/')) return refuseTarget(req, res);
     const turn = slots.take();
     if (turn === undefined) return refuseBusy(req, res, slots);
     const done = turn
@@ -167,6 +168,23 @@ function refuseHost(req: IncomingMessage, res: ServerResponse): void {
   });
   req.resume();
   res.writeHead(403, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/**
+ * 400 for a request target that is not a path: an absolute URL (what a client sends to a forward
+ * proxy, through HTTP_PROXY) or `*` (`OPTIONS *`). Forwarded, it made a URL no upstream takes and a
+ * HAR entry replay refuses; the target is not shown, as it may hold credentials.
+ */
+function refuseTarget(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({
+    message: `fake-marketing-server record: the request target is not a path (an absolute URL, as a client sends to a forward proxy, or '*'): the recorder is not a forward proxy. Point the client at the recorder's base URL, not at it as a proxy (no HTTP_PROXY for it). Neither forwarded nor recorded.`,
+  });
+  req.resume();
+  res.writeHead(400, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
   });

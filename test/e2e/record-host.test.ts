@@ -7,9 +7,11 @@ import {
   createFakeMarketingServer,
   type FakeMarketingServer,
   type Recorder,
+  replayHar,
   startRecorder,
 } from '../../src/index.js';
 import { smallSeed } from '../helpers/fake.js';
+import { exchange, statusOf } from '../helpers/raw-socket.js';
 
 /**
  * The recorder passes requests on with the upstream's Host. A DNS-rebinding page reaches
@@ -68,5 +70,51 @@ describe('the recorder and the Host header', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
       expect([host, (await get('/__admin/health', host)).status]).toEqual([host, 200]);
     }
+  });
+});
+
+describe('the recorder and the request target', () => {
+  // An absolute URL (a client with HTTP_PROXY) was forwarded as `<upstream origin>http://...`: a
+  // 502 blaming the upstream, and an entry whose URL made replay refuse the whole recording.
+  it('refuses a target that is not a path with 400, records only paths, and replay reads the HAR', async () => {
+    const odd = join(folder, 'odd.har');
+    const upstream = fake.url;
+    const proxy = await startRecorder({ upstream, out: odd, https: false });
+    const target = { url: proxy.url, ca: undefined };
+    const host = new URL(proxy.url).host;
+    const raw = (line: string) =>
+      exchange(
+        target,
+        Buffer.from(`${line}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1'),
+      );
+    try {
+      for (const line of [
+        'GET http://127.0.0.1:1/marketing/v1/lists HTTP/1.1',
+        `GET http://${host}/marketing/v1/lists HTTP/1.1`,
+        'OPTIONS * HTTP/1.1',
+      ]) {
+        const { text } = await raw(line);
+        expect([line, statusOf(text)]).toEqual([line, 400]);
+        expect(text).toContain('the recorder is not a forward proxy');
+      }
+      for (const line of [
+        'GET //marketing/v1/lists HTTP/1.1',
+        'GET /marketing/v1/lists?x=%zz&y&=1 HTTP/1.1',
+        'GET /marketing/v1/lists/%ff/<b>|{}^` HTTP/1.1',
+        'GET /marketing/v1/lists/\u00e9#fragment HTTP/1.1',
+        'GET /marketing/v1/../../x HTTP/1.1',
+      ]) {
+        expect([line, statusOf((await raw(line)).text)]).not.toEqual([line, 0]);
+      }
+    } finally {
+      await proxy.close();
+    }
+    const text = readFileSync(odd, 'utf8');
+    const entries = JSON.parse(text).log.entries as { request: { url: string } }[];
+    expect(entries.length).toBeGreaterThan(0);
+    for (const { request } of entries) {
+      expect(new URL(request.url).origin).toBe(new URL(upstream).origin);
+    }
+    await expect(replayHar(text)).resolves.toBeDefined();
   });
 });
