@@ -44,6 +44,15 @@ async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'verify' || command === 'import') {
     const { runVerifyCommand } = await import('./cli/verify-command.js');
+    const failed = command === 'verify' ? EXIT_COULD_NOT_RUN : 1;
+    // A request left pending with nothing else to wait for drains the event loop, and the process
+    // would exit 0 with no report and no file: a run that did not finish is never a pass.
+    const unfinished = () =>
+      fail(
+        `${command} stopped before it finished: a request was left with no answer and no error (a bug of ${command}, please report it).`,
+        failed,
+      );
+    process.once('beforeExit', unfinished);
     try {
       process.exitCode = await runVerifyCommand(command, rest, process.env);
     } catch (error) {
@@ -51,7 +60,9 @@ async function main(): Promise<void> {
         fail(`${error.message}\nRun with ${command} --help for the options.`, EXIT_USAGE);
       }
       // verify promises exit 3 for anything that kept it from judging; import keeps 1.
-      fail((error as Error).message, command === 'verify' ? EXIT_COULD_NOT_RUN : 1);
+      fail((error as Error).message, failed);
+    } finally {
+      process.off('beforeExit', unfinished);
     }
     return;
   }

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { readBounded } from '../answer-limit.js';
 
 /** Where and how to reach an implementation of the Marketing API. */
@@ -22,6 +23,15 @@ export interface Call {
   readonly body?: unknown;
   /** Send this key instead of the target's (the authentication check). */
   readonly key?: string;
+}
+
+/**
+ * An HTTP answer that is not one verify and import can read: a `101 Switching Protocols` (Node's
+ * client hands it over as an `upgrade`, never as a response). It is an answer, so import refuses
+ * it as it refuses a bad status, and verify cannot judge the check that got it.
+ */
+export class UnusableAnswerError extends Error {
+  override name = 'UnusableAnswerError';
 }
 
 export interface Answer {
@@ -49,6 +59,14 @@ export function send(target: Target, call: Call): Promise<Answer> {
   );
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      outcome();
+    };
+    const fail = (error: Error) => settle(() => reject(error));
     const req = request(
       url,
       {
@@ -73,12 +91,14 @@ export function send(target: Target, call: Call): Promise<Answer> {
           'verify and import',
         ).then(
           (body) =>
-            resolve({
-              status: res.statusCode ?? 0,
-              contentType: String(res.headers['content-type'] ?? ''),
-              body: body.toString('utf8'),
-            }),
-          reject,
+            settle(() =>
+              resolve({
+                status: res.statusCode ?? 0,
+                contentType: String(res.headers['content-type'] ?? ''),
+                body: body.toString('utf8'),
+              }),
+            ),
+          fail,
         );
       },
     );
@@ -91,9 +111,30 @@ export function send(target: Target, call: Call): Promise<Answer> {
       limit,
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${limit} ms`)));
-    req.on('error', (error) => {
-      clearTimeout(deadline);
-      reject(error);
+    req.on('error', fail);
+    // A 101 comes as 'upgrade', not 'response'; with no listener Node closes the socket and
+    // nothing else happens: the promise would never settle and the process would exit 0 with no
+    // report. The status code is the service's only words worth repeating (the rest is its own).
+    req.on('upgrade', (res: IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      fail(
+        new UnusableAnswerError(
+          `${call.method} ${call.path} answered ${res.statusCode} (Switching Protocols): it switched to another protocol, which is no answer of the API`,
+        ),
+      );
+    });
+    // Any other way the request ends without a response or an error (none known) is still an
+    // end: no answer at all, said as a transport failure, never a promise left pending.
+    req.on('close', () => {
+      if (answer) return;
+      fail(
+        Object.assign(
+          new Error(`the connection closed with no answer to ${call.method} ${call.path}`),
+          {
+            code: 'ERR_NO_ANSWER',
+          },
+        ),
+      );
     });
     req.end(payload);
   });

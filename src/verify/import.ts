@@ -2,7 +2,7 @@ import { AnswerTooLargeError } from '../answer-limit.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
-import { send, type Target } from './http-client.js';
+import { send, type Target, UnusableAnswerError } from './http-client.js';
 import { checkTarget, keyHider } from './verify.js';
 
 /** Options of {@link importSeed}. */
@@ -17,7 +17,8 @@ async function getJson<T>(target: Target, path: string): Promise<T> {
     answer = await send(target, { method: 'GET', path, accept: 'application/json' });
   } catch (error) {
     // An answer, if not one to import: refused as the other bad answers are.
-    if (error instanceof AnswerTooLargeError) throw new InvalidOptionError(error.message);
+    if (error instanceof AnswerTooLargeError || error instanceof UnusableAnswerError)
+      throw new InvalidOptionError(error.message);
     throw error;
   }
   if (answer.status !== 200) {

@@ -1,5 +1,5 @@
 import { AnswerTooLargeError } from '../answer-limit.js';
-import { type Answer, send, type Target } from './http-client.js';
+import { type Answer, send, type Target, UnusableAnswerError } from './http-client.js';
 
 /** Why nothing could be judged, said once, with what to fix. */
 export interface CouldNotRun {
@@ -89,6 +89,11 @@ export async function preflight(target: Target): Promise<CouldNotRun | undefined
       return {
         problem: error.message,
         fix: 'check --base-url: the API answers a list in far less (an endless or hostile answer?)',
+      };
+    if (error instanceof UnusableAnswerError)
+      return {
+        problem: error.message,
+        fix: '--base-url must be the API base, ending in the version segment: https://<host>/marketing/v1',
       };
     return transportProblem(target, error);
   }

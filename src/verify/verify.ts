@@ -13,7 +13,14 @@ import {
   showAnswer,
 } from './check-kit.js';
 import { CHECKS } from './checks/index.js';
-import { type Answer, type Call, describeCall, send, type Target } from './http-client.js';
+import {
+  type Answer,
+  type Call,
+  describeCall,
+  send,
+  type Target,
+  UnusableAnswerError,
+} from './http-client.js';
 import { type CouldNotRun, preflight, transportProblem } from './preflight.js';
 
 export type { CouldNotRun } from './preflight.js';
@@ -202,6 +209,10 @@ async function runCheck(
     } else if (error instanceof AnswerTooLargeError) {
       // An answer, and not one the description allows: a failed check, not an outage.
       result.status = 'fail';
+      result.got = error.message;
+    } else if (error instanceof UnusableAnswerError) {
+      // Not an HTTP answer to judge (a protocol switch): the check could not run.
+      result.status = 'error';
       result.got = error.message;
     } else {
       result.status = 'error';
