@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { afterBodyRead, keepBody } from '../../src/http/pipeline/journal.js';
 import { API_BODY_LIMIT } from '../../src/http/route.js';
 
-// Tests that the mutation run (docs/benchmarks.md, fourth round) asked for: when the journal reads
+// Tests that the mutation run (docs/benchmarks.md) asked for: when the journal reads
 // a body nothing else read, and how, on stand-in requests over a readable stream the test feeds.
 // inject hands a whole body over at once and ends it, so only a stream the test holds open shows
 // whether the answer waits for a body, what it keeps, and what it leaves on the request.

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { REDACTED, Redactor } from '../../src/redaction/redact.js';
 
-// Tests that the mutation run (docs/benchmarks.md, fourth round: recording files) asked for: the
+// Tests that the mutation run (docs/benchmarks.md) asked for: the
 // redactor's work counted through its SecretSource, and its answers at the edges the other
 // redaction tests leave out.
 
