@@ -1,22 +1,40 @@
+import type { KeyChange } from '../domain/key-ledger.js';
 import { parseServerId } from '../domain/rules.js';
 import type { Headers } from '../journal/journal-entry.js';
 import type { SecretSource } from '../redaction/redact.js';
+
+/**
+ * The most secrets a recorder keeps of those it learned (a few per distinct `Authorization`
+ * header): the most recently seen. Each one kept costs memory and is searched for in every later
+ * exchange, so a recording of many distinct keys would slow down and grow without end.
+ */
+export const MAX_LEARNED_SECRETS = 1000;
+/** Changes kept for the redactor, which reads them after each exchange; further behind, it reads all. */
+const KEPT_CHANGES = 2 * MAX_LEARNED_SECRETS;
 
 /**
  * The keys a recorder has seen go by. A recording proxy stands in front of a service whose keys
  * it is never told, so it learns them from the traffic: the key half of every Basic
  * `Authorization` header (both halves when the first is not a server id: a client that swapped
  * them), read as leniently as a server reads them. The journal's redactor then takes each one
- * out wherever it appears, in this exchange and every later one: another header, the query
- * string, either body.
+ * out wherever it appears, in this exchange and later ones: another header, the query string,
+ * either body. With a bound (`max`), the least recently seen learned secret goes past it; the
+ * secrets given at the start stay.
  */
 export class LearnedSecrets implements SecretSource {
-  private readonly known = new Set<string>();
-  private changes = 0;
+  private readonly given = new Set<string>();
+  /** The learned secrets, the least recently seen first. */
+  private readonly learned = new Set<string>();
+  private readonly changes: KeyChange[] = [];
+  /** The number of the first change kept in {@link changes}. */
+  private firstChange = 0;
 
-  /** `known`: secrets to redact before any request taught them. */
-  constructor(known: Iterable<string> = []) {
-    for (const secret of known) this.add(secret);
+  /** `known`: secrets to redact before any request taught them, never forgotten. */
+  constructor(
+    known: Iterable<string> = [],
+    private readonly max = Number.POSITIVE_INFINITY,
+  ) {
+    for (const secret of known) if (secret.length > 0) this.given.add(secret);
   }
 
   /** Learns the secrets of one request's credential headers; call it before redacting it. */
@@ -30,11 +48,28 @@ export class LearnedSecrets implements SecretSource {
   }
 
   revision(): number {
-    return this.changes;
+    return this.position;
   }
 
   secrets(): Iterable<string> {
-    return this.known;
+    return [...this.given, ...this.learned];
+  }
+
+  /** What came or went since `position`: the redactor's work is in the changes, not the secrets. */
+  keyChanges(position: number | undefined): {
+    readonly position: number;
+    readonly changes: Iterable<KeyChange> | undefined;
+  } {
+    const known =
+      position !== undefined && position >= this.firstChange && position <= this.position;
+    return {
+      position: this.position,
+      changes: known ? this.changes.slice(position - this.firstChange) : undefined,
+    };
+  }
+
+  private get position(): number {
+    return this.firstChange + this.changes.length;
   }
 
   /**
@@ -72,8 +107,27 @@ export class LearnedSecrets implements SecretSource {
   }
 
   private add(secret: string): void {
-    if (secret.length === 0 || this.known.has(secret)) return;
-    this.known.add(secret);
-    this.changes += 1;
+    if (secret.length === 0 || this.given.has(secret)) return;
+    // Seen again: the most recent now, and nothing to redact changes.
+    if (this.learned.delete(secret)) {
+      this.learned.add(secret);
+      return;
+    }
+    this.learned.add(secret);
+    this.changed(secret, true);
+    if (this.learned.size > this.max) {
+      const oldest = this.learned.values().next().value as string;
+      this.learned.delete(oldest);
+      this.changed(oldest, false);
+    }
+  }
+
+  private changed(key: string, added: boolean): void {
+    this.changes.push({ key, added });
+    if (this.changes.length > KEPT_CHANGES) {
+      const dropped = this.changes.length - KEPT_CHANGES / 2;
+      this.changes.splice(0, dropped);
+      this.firstChange += dropped;
+    }
   }
 }

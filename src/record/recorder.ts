@@ -23,7 +23,7 @@ import {
   type Upstream,
 } from './forward.js';
 import { HarFile } from './har-file.js';
-import { LearnedSecrets } from './learned-secrets.js';
+import { LearnedSecrets, MAX_LEARNED_SECRETS } from './learned-secrets.js';
 import { readPrevious } from './previous-har.js';
 import { RecorderOptionError } from './recorder-error.js';
 
@@ -100,7 +100,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   // Names this recorder in the Via header of what it forwards, to see its own requests come back.
   const hop = `fake-marketing-server-record-${randomBytes(8).toString('hex')}`;
   let nextId = file.entries;
-  const secrets = new LearnedSecrets(options.secrets);
+  const secrets = new LearnedSecrets(options.secrets, MAX_LEARNED_SECRETS);
   // Whole bodies are recorded, so whole bodies are scanned.
   const redactor = new Redactor(secrets, Number.MAX_SAFE_INTEGER);
 
