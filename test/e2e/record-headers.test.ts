@@ -118,4 +118,28 @@ describe('the recorder and headers', () => {
       '<redacted>',
     ]);
   });
+
+  it("forwards a browser app's cross-site call with its Origin and Sec-Fetch-Site as sent", async () => {
+    // Recording a browser app is a page of another origin calling the recorder: not refused (see
+    // docs/security.md); the upstream sees the page's own origin and applies its own checks.
+    const out = join(folder, 'cross-site.har');
+    const recorder = await startRecorder({ upstream: origin, out, https: false });
+    try {
+      await get(`${recorder.baseUrl}/lists`, {
+        origin: 'http://localhost:5173',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'cors',
+      });
+    } finally {
+      await recorder.close();
+    }
+    expect(received.origin).toBe('http://localhost:5173');
+    expect(received['sec-fetch-site']).toBe('cross-site');
+    const [entry] = JSON.parse(readFileSync(out, 'utf8')).log.entries;
+    expect(entry.response.status).toBe(200);
+    expect(entry.request.headers).toContainEqual({
+      name: 'origin',
+      value: 'http://localhost:5173',
+    });
+  });
 });
