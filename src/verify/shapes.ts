@@ -37,16 +37,45 @@ export function follows(value: unknown, rule: Rule): [boolean, string] {
   }
 }
 
+/** At most this many names the description does not list are noted, one note each. */
+export const MAX_NOTED_ADDITIONS = 10;
+
 /**
- * Throws unless `value` (from `answer`) is an object with every field of `rules`, each following
- * its rule. Fields the description does not list are additions, noted and accepted.
+ * Fields or elements the description does not list, counted by name over a whole answer and
+ * noted once per name: a note per item made the report as long as the answer (64k items, 64k
+ * notes), and each note was compared with every earlier one.
  */
-export function expectObject(
-  tools: CheckTools,
+class Additions {
+  private readonly counts = new Map<string, number>();
+
+  add(name: string): void {
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+  }
+
+  /** One note per name, the first {@link MAX_NOTED_ADDITIONS}, then how many more there were. */
+  note(tools: CheckTools, label: string, what: 'field' | 'element', items?: number): void {
+    let noted = 0;
+    for (const [name, count] of this.counts) {
+      if (noted === MAX_NOTED_ADDITIONS) break;
+      const where = items === undefined ? '' : `, in ${count} of ${items} item(s)`;
+      tools.note(
+        `${label}: the ${what} ${name}, which the description does not list${where} (accepted)`,
+      );
+      noted += 1;
+    }
+    const more = this.counts.size - noted;
+    if (more > 0)
+      tools.note(`${label}: ${more} more ${what} name(s) the description does not list (accepted)`);
+  }
+}
+
+/** Throws unless `value` is an object following `rules`; counts the fields it has besides. */
+function checkObject(
   answer: Answer,
   value: unknown,
   rules: Readonly<Record<string, Rule>>,
   label: string,
+  additions: Additions,
 ): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new Mismatch(
@@ -68,11 +97,23 @@ export function expectObject(
       );
     }
   }
-  const extra = Object.keys(record).filter((name) => !(name in rules));
-  if (extra.length > 0)
-    tools.note(
-      `${label} has field(s) the description does not list: ${extra.join(', ')} (accepted)`,
-    );
+  for (const name of Object.keys(record)) if (!Object.hasOwn(rules, name)) additions.add(name);
+}
+
+/**
+ * Throws unless `value` (from `answer`) is an object with every field of `rules`, each following
+ * its rule. Fields the description does not list are additions, noted and accepted.
+ */
+export function expectObject(
+  tools: CheckTools,
+  answer: Answer,
+  value: unknown,
+  rules: Readonly<Record<string, Rule>>,
+  label: string,
+): void {
+  const additions = new Additions();
+  checkObject(answer, value, rules, label, additions);
+  additions.note(tools, label, 'field');
 }
 
 /** Throws unless the JSON answer is an array of objects following `rules`; returns the items. */
@@ -85,9 +126,11 @@ export function expectArrayOf(
 ): Record<string, unknown>[] {
   if (!Array.isArray(value))
     throw new Mismatch('a JSON array', `${JSON.stringify(value)?.slice(0, 60)}`, answer);
+  const additions = new Additions();
   for (const [index, item] of value.entries()) {
-    expectObject(tools, answer, item, rules, `${label}[${index}]`);
+    checkObject(answer, item, rules, `${label}[${index}]`, additions);
   }
+  additions.note(tools, label, 'field', value.length);
   return value as Record<string, unknown>[];
 }
 
@@ -106,6 +149,7 @@ export function expectXmlItems(
   if (root.name !== rootName)
     throw new Mismatch(`root element ${rootName}`, `root element ${root.name}`, answer);
   const described = order.map(([name]) => name);
+  const additions = new Additions();
   root.children.forEach((item, index) => {
     const label = `${itemName} ${index + 1}`;
     if (item.name !== itemName)
@@ -132,14 +176,11 @@ export function expectXmlItems(
           answer,
         );
     }
-    const extra = item.children
-      .map((child) => child.name)
-      .filter((name) => !described.includes(name));
-    if (extra.length > 0)
-      tools.note(
-        `${label} has element(s) the description does not list: ${extra.join(', ')} (accepted)`,
-      );
+    // Counted once per item: an item may repeat an element.
+    const extra = new Set(item.children.map((child) => child.name));
+    for (const name of extra) if (!described.includes(name)) additions.add(name);
   });
+  additions.note(tools, itemName, 'element', root.children.length);
   return root.children;
 }
 

@@ -158,6 +158,18 @@ export function keyHider(key: string): (text: string) => string {
   return secretHider([key], 1);
 }
 
+/**
+ * The most notes one check reports, and the longest note: notes quote the service (field names),
+ * and a report must stay readable whatever it answers.
+ */
+const MAX_NOTES = 20;
+const MAX_NOTE_LENGTH = 300;
+
+const cutNote = (text: string) =>
+  text.length > MAX_NOTE_LENGTH
+    ? `${text.slice(0, MAX_NOTE_LENGTH)}... (${text.length} characters)`
+    : text;
+
 async function runCheck(
   check: Check,
   options: VerifyOptions,
@@ -167,6 +179,7 @@ async function runCheck(
 ) {
   const requests: string[] = [];
   const notes: string[] = [];
+  let unshownNotes = 0;
   const undo: { what: string; undo?: () => Promise<boolean> }[] = [];
   const tools: CheckTools = {
     call: (request: Call): Promise<Answer> => {
@@ -178,7 +191,13 @@ async function runCheck(
     run,
     maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
-      if (!notes.includes(text)) notes.push(hide(text));
+      if (notes.length >= MAX_NOTES) {
+        unshownNotes += 1;
+        return;
+      }
+      // Hidden whole, then cut: a key cut in two would no longer be found.
+      const shown = cutNote(hide(text));
+      if (!notes.includes(shown)) notes.push(shown);
     },
     made: (what, undoIt) => undo.push({ what, ...(undoIt ? { undo: undoIt } : {}) }),
   };
@@ -240,6 +259,7 @@ async function runCheck(
     const { body, contentType } = result.answer;
     result.answer = { ...result.answer, body: hide(body), contentType: hide(contentType) };
   }
+  if (unshownNotes > 0) notes.push(`${unshownNotes} more note(s), not shown`);
   result.got = hide(result.got);
   if (result.wanted !== undefined) result.wanted = hide(result.wanted);
   result.durationMs = Math.round(performance.now() - started);

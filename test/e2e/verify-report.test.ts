@@ -221,10 +221,25 @@ describe('verify: the report', () => {
     expect(report.results[0]).toMatchObject({
       status: 'pass',
       notes: [
-        'list[0] has field(s) the description does not list: subscribers (accepted)',
-        'list[1] has field(s) the description does not list: subscribers (accepted)',
+        'list: the field subscribers, which the description does not list, in 2 of 2 item(s) (accepted)',
       ],
     });
+  });
+
+  it('cuts a note that quotes a long field name to a few hundred characters', async () => {
+    const long = 'y'.repeat(100_000);
+    const extra: Drift = {
+      ...drift('lists.json-name-missing'),
+      answer: (answer, request) =>
+        request.apiPath === '/lists' && answer.headers['content-type']?.includes('json')
+          ? { ...answer, body: answer.body.replace(/"name"/g, `"${long}":3,"name"`) }
+          : answer,
+    };
+    const report = await through(extra, false, ['lists.json']);
+    const [note] = report.results[0]!.notes;
+    expect(report.results[0]!.notes).toHaveLength(1);
+    expect(note!.length).toBeLessThan(400);
+    expect(note).toMatch(/^list: the field yyy.*\.\.\. \(\d+ characters\)$/);
   });
 
   it('an account with nothing to check: every check that needs it skips saying why, none passes', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isIsoUtc } from '../../src/verify/shapes.js';
+import type { CheckTools } from '../../src/verify/check-kit.js';
+import {
+  expectArrayOf,
+  expectObject,
+  expectXmlItems,
+  isIsoUtc,
+  MAX_NOTED_ADDITIONS,
+} from '../../src/verify/shapes.js';
 import { readXml } from '../../src/verify/xml-read.js';
 
 const names = (text: string) => {
@@ -98,5 +105,58 @@ describe("verify's JSON reading of an answer", () => {
       expect.objectContaining({ name: 'Mismatch' }),
     );
     expect(jsonOf(answer('[[1]]'))).toEqual([[1]]);
+  });
+});
+
+describe("verify's notes of what the description does not list", () => {
+  const answer = { status: 200, contentType: 'application/json', body: '' };
+  const noting = () => {
+    const notes: string[] = [];
+    return { notes, tools: { note: (text: string) => void notes.push(text) } as CheckTools };
+  };
+  const LIST = { id: 'integer', serverId: { equals: 1 }, name: 'string' } as const;
+  const ITEMS = 64 * 1024;
+
+  // A note per item made the report as long as the answer, and each note was compared with every
+  // earlier one: 64k items took minutes. One note per name, counted, whatever the item count.
+  it('notes each added field once, with how many items have it, for 64k items', () => {
+    const { notes, tools } = noting();
+    const items = Array.from({ length: ITEMS }, (_, i) => ({
+      id: i + 1,
+      serverId: 1,
+      name: 'n',
+      x: 1,
+    }));
+    expectArrayOf(tools, answer, items, LIST, 'list');
+    expect(notes).toEqual([
+      `list: the field x, which the description does not list, in ${ITEMS} of ${ITEMS} item(s) (accepted)`,
+    ]);
+  });
+
+  it('notes each added element once, with how many items have it, for 64k items', () => {
+    const { notes, tools } = noting();
+    const item = '<List><Id>1</Id><Name>n</Name><ServerId>1</ServerId><X/><X/></List>';
+    const root = readXml(`<ArrayOfList>${item.repeat(ITEMS)}</ArrayOfList>`)!;
+    const order = [
+      ['Id', 'integer'],
+      ['Name', 'string'],
+      ['ServerId', { equals: 1 }],
+    ] as const;
+    expectXmlItems(tools, answer, root, 'ArrayOfList', 'List', order);
+    expect(notes).toEqual([
+      `List: the element X, which the description does not list, in ${ITEMS} of ${ITEMS} item(s) (accepted)`,
+    ]);
+  });
+
+  it('notes a bounded number of names for an object with 100k added fields', () => {
+    const { notes, tools } = noting();
+    const value: Record<string, unknown> = { id: 1, serverId: 1, name: 'n' };
+    for (let i = 0; i < 100_000; i++) value[`f${i}`] = 1;
+    expectObject(tools, answer, value, LIST, 'list');
+    expect(notes).toHaveLength(MAX_NOTED_ADDITIONS + 1);
+    expect(notes[0]).toBe('list: the field f0, which the description does not list (accepted)');
+    expect(notes.at(-1)).toBe(
+      `list: ${100_000 - MAX_NOTED_ADDITIONS} more field name(s) the description does not list (accepted)`,
+    );
   });
 });
