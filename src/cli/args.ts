@@ -110,6 +110,36 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
+/** The flags of every command that take a number: a negative one gets the flag's own message. */
+export const NUMERIC_FLAGS = [
+  '--port',
+  '--max-contacts',
+  '--journal-size',
+  '--journal-body-limit',
+  '--max-har-size',
+  '--server-id',
+  '--max-new-contacts',
+] as const;
+
+/**
+ * `--flag -1` read as `--flag=-1` for the flags that take a number: node:util's parseArgs takes a
+ * value starting with `-` for a flag of its own ("argument is ambiguous"), where the flag's own
+ * check says what range it takes. Arguments after `--` are left as they are.
+ */
+export function negativeNumbersJoined(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] as string;
+    const next = argv[index + 1];
+    if (argument === '--') return [...joined, ...argv.slice(index)];
+    if ((NUMERIC_FLAGS as readonly string[]).includes(argument) && next && /^-[\d.]/.test(next)) {
+      joined.push(`${argument}=${next}`);
+      index += 1;
+    } else joined.push(argument);
+  }
+  return joined;
+}
+
 function wholeNumber(
   value: string | undefined,
   flag: string,
@@ -205,7 +235,7 @@ export function parseCommandLine(
   let parsed: Values;
   try {
     ({ values: parsed } = parseArgs({
-      args: [...argv],
+      args: negativeNumbersJoined(argv),
       options: OPTIONS,
       strict: true,
       allowPositionals: false,

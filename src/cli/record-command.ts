@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
-import { readFlagFile, UsageError } from './args.js';
+import { negativeNumbersJoined, readFlagFile, UsageError } from './args.js';
 import { CaFileError, writeCaFile } from './ca-file.js';
 
 export const RECORD_USAGE = `Usage: fake-marketing-server record --upstream <base URL> [options]
@@ -39,7 +39,7 @@ const OPTIONS = {
 export async function runRecordCommand(argv: readonly string[]): Promise<Recorder | undefined> {
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
+    ({ values } = parseArgs({ args: negativeNumbersJoined(argv), options: OPTIONS, strict: true }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -5,7 +5,7 @@ import { readTextFile } from '../files.js';
 import { HarInputError } from '../replay/har-input.js';
 import { ReplayCannotRunError, replayHar } from '../replay/replay.js';
 import { replayReportJunit, replayReportText } from '../replay/report.js';
-import { UsageError } from './args.js';
+import { negativeNumbersJoined, UsageError } from './args.js';
 import {
   EXIT_COULD_NOT_RUN,
   EXIT_DRIFT,
@@ -49,7 +49,12 @@ const OPTIONS = {
 export async function runReplayCommand(argv: readonly string[]): Promise<ExitCode> {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true });
+    parsed = parseArgs({
+      args: negativeNumbersJoined(argv),
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -6,7 +6,7 @@ import { PRIVATE_FILE_MODE, writeFileAtomically } from '../files.js';
 import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText } from '../verify/report.js';
 import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
-import { readFlagFile, UsageError } from './args.js';
+import { negativeNumbersJoined, readFlagFile, UsageError } from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
 import { verifyRecorded } from './verify-har.js';
 
@@ -108,7 +108,7 @@ export async function runVerifyCommand(
 ): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true }));
+    ({ values } = parseArgs({ args: negativeNumbersJoined(argv), options: OPTIONS, strict: true }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

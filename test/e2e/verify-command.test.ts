@@ -126,6 +126,11 @@ describe('verify: a command line it refuses (usage, exit 2)', () => {
     ],
     [['--base-url', 'http://x.test', '--server-id', 'a1'], '(2 characters, not shown)'],
     [['--base-url', 'http://x.test', '--server-id', '1a'], '(2 characters, not shown)'],
+    [['--base-url', 'http://x.test', '--server-id', '-5'], '(2 characters, not shown)'],
+    [
+      ['--base-url', 'http://x.test', '--server-id', '1', '--key', 'k', '--max-new-contacts', '-1'],
+      '--max-new-contacts is a whole number of contacts, 0 or more.',
+    ],
     [['--base-url', 'http://x.test', '--server-id', '1'], '--key (or FMS_VERIFY_KEY) is required.'],
     [
       ['--base-url', 'ftp://x.test', '--server-id', '1', '--key', 'k'],
@@ -299,6 +304,18 @@ describe('verify --har over HTTPS and into a file that is not a HAR', () => {
     }
   });
 
+  it('a --har file that cannot be written is not a usage error: it is said as it is', async () => {
+    const har = join(folder, 'no-such-folder', 'x.har');
+    const failure = await runVerifyCommand(
+      'verify',
+      [...account(), '--only', 'lists.json', '--har', har],
+      {},
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure).not.toBeInstanceOf(UsageError);
+    expect((failure as Error).message).toContain('ENOENT');
+  });
+
   it('a --har file that exists and is not a HAR is usage, naming --har', async () => {
     const har = join(folder, 'notes.txt');
     writeFileSync(har, 'my notes');
@@ -344,7 +361,7 @@ describe('verify --max-new-contacts: the contact maximum', () => {
       const skipped = await run(args);
       expect(skipped.stdout).toContain('SKIP  writes.contact-cap');
       expect(skipped.stdout).toContain('give --max-new-contacts <n>');
-      const checked = await run([...args, '--max-new-contacts', '3']);
+      const checked = await run([...args, '--max-new-contacts', '10']);
       expect(checked.code).toBe(EXIT_PASS);
       expect(checked.stdout).toContain('PASS  writes.contact-cap');
       expect(checked.stdout).toContain('403 after 1 new contact(s)');

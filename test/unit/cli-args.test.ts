@@ -172,6 +172,25 @@ describe('the command line', () => {
     }
   });
 
+  // node:util's parseArgs read `-1` after a flag as a flag of its own: "argument is ambiguous".
+  it.each([
+    ['--port', 65535],
+    ['--max-contacts', Number.MAX_SAFE_INTEGER],
+    ['--journal-size', Number.MAX_SAFE_INTEGER],
+    ['--journal-body-limit', Number.MAX_SAFE_INTEGER],
+  ])('%s with a negative number gets its range, in either form', (flag, max) => {
+    for (const argv of [[flag, '-1'], [`${flag}=-1`]]) {
+      expect(() => parseCommandLine(argv)).toThrow(
+        `${flag} must be a whole number from 0 to ${max}, got '-1'.`,
+      );
+    }
+    expect(() => parseCommandLine([flag, '-0.5'])).toThrow("got '-0.5'");
+  });
+
+  it('a negative number after a flag that takes no number is still refused as before', () => {
+    expect(() => parseCommandLine(['--seed', '-1'])).toThrow('argument is ambiguous');
+  });
+
   it('a count is a whole number up to the largest safe integer', () => {
     expect(() => parseCommandLine(['--max-contacts', '9007199254740992'])).toThrow(
       "--max-contacts must be a whole number from 0 to 9007199254740991, got '9007199254740992'.",

@@ -152,6 +152,10 @@ describe('fake-marketing-server record, in process', () => {
       "--port must be a whole number from 0 to 65535, got '-1'.",
     ],
     [
+      ['--upstream', UPSTREAM, '--port', '-1'],
+      "--port must be a whole number from 0 to 65535, got '-1'.",
+    ],
+    [
       ['--upstream', UPSTREAM, '--port', '1.5'],
       "--port must be a whole number from 0 to 65535, got '1.5'.",
     ],

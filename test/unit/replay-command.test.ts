@@ -84,6 +84,11 @@ describe('replay: the command line', () => {
     [['a.har', '--max-har-size', '1234567'], "got '1234567'"],
     [['a.har', '--max-har-size', 'x1'], "got 'x1'"],
     [['a.har', '--max-har-size', '1x'], "got '1x'"],
+    [
+      ['a.har', '--max-har-size', '-1'],
+      "--max-har-size is a whole number of MiB from 1, got '-1'.",
+    ],
+    [['--max-har-size', '-1', 'a.har'], "got '-1'"],
     [['a.har', '--nope'], "Unknown option '--nope'"],
   ])('refuses %j as usage: %s', async (argv, message) => {
     await expect(runReplayCommand(argv)).rejects.toThrow(UsageError);
