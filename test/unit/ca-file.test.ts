@@ -9,9 +9,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CaFileError, privateFolder, writeCaFile } from '../../src/cli/ca-file.js';
 
 // The CA file's default home is a folder of the temp folder that is this user's alone: another
@@ -152,6 +152,36 @@ describe('the CA file where it goes', () => {
     writeFileSync(own(), '');
     expect(() => privateFolder(base)).toThrow(
       `${own()} is not a folder, where the CA file goes: remove it, or give --ca-out a path of your own.`,
+    );
+  });
+});
+
+describe('on a system without user ids (Windows)', () => {
+  const getuid = process.getuid;
+  afterEach(() => {
+    process.getuid = getuid;
+    vi.restoreAllMocks();
+  });
+
+  it('the folder is named for the user, and neither its owner nor its mode is checked', () => {
+    (process as { getuid?: unknown }).getuid = undefined;
+    const folder = join(base, `fake-marketing-server-${userInfo().username}`);
+    mkdirSync(folder, { mode: 0o700 });
+    chmodSync(folder, 0o777);
+    expect(privateFolder(base)).toBe(folder);
+  });
+
+  it('refused permission: the fix names no user', () => {
+    (process as { getuid?: unknown }).getuid = undefined;
+    expect(() => writeCaFile('PEM', '/sys/fake-marketing-server-ca.pem')).toThrow(
+      /; give --ca-out \(FMS_CA_OUT\) a path you can write\.$/,
+    );
+  });
+
+  it('with user ids, the folder is named for the id, not the user name', () => {
+    vi.spyOn(process, 'getuid').mockReturnValue(4242);
+    expect(() => privateFolder(base)).toThrow(
+      `${join(base, 'fake-marketing-server-4242')} belongs to another user (uid ${uid}), not you (uid 4242)`,
     );
   });
 });
