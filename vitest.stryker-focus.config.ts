@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Every unit test and only the api tests named in `STRYKER_API_TESTS` (comma-separated file
- * globs under test/api, e.g. `redaction,journal-socket-mutants`): for measuring one file with
+ * globs under test/api, e.g. `redaction,journal-socket`): for measuring one file with
  * Stryker on a busy machine, when the file runs on every request and the whole api suite would
  * run for each of its mutants. A mutant killed here is killed by the whole fast suite, so the
  * figures are lower bounds (docs/benchmarks.md, mutation testing).

@@ -8,7 +8,7 @@ import {
   parseFaultRule,
 } from '../../src/faults/fault-rule.js';
 
-// Tests that the mutation run (npm run mutation) asked for: every refusal of a fault rule says
+// Every refusal of a fault rule says
 // exactly what is wrong, and every bound is taken at its edge and refused one step past it.
 
 const refusal = (input: unknown) => {

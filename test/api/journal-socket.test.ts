@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
 import { AUTH, basic, makeFake, SERVER_ID } from '../helpers/fake.js';
 
-// Tests that the mutation run asked for: the journal reading a body that nothing else read (an
+// The journal reading a body that nothing else read (an
 // answer given before the body step: 401, an outage), over a real socket where the body arrives
 // after the headers, in parts. inject hands the whole body over at once, so only a socket shows
 // whether the answer waits for the body, and whether it must not (a body that will never come).

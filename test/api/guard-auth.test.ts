@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
 import { call, makeFake, useFake } from '../helpers/fake.js';
 
-// Tests that the mutation run (npm run mutation) asked for: the control API's Host, Origin and
+// The control API's Host, Origin and
 // Sec-Fetch-Site checks and its admin token, through inject (the same pipeline as a socket).
 // Only calls that change state are sent from foreign origins here: reads from foreign origins are
-// the subject of issue 15's own guard work.
+// covered by test/api/control-guard.test.ts.
 
 const fake = useFake();
 

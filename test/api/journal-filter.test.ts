@@ -5,7 +5,7 @@ import { receivedRequest } from '../../src/testing/matchers.js';
 import { call, makeFake, OTHER_KEY, OTHER_SERVER_ID, useFake } from '../helpers/fake.js';
 import { thrownBy } from '../helpers/thrown.js';
 
-// Tests that the mutation run (npm run mutation) asked for: what each journal filter accepts and
+// What each journal filter accepts and
 // refuses (exact messages), and how a failed expectation explains the nearest misses and orders
 // them. Everything goes through the handle (requests(), the matcher), not through internals.
 

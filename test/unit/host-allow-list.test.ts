@@ -6,7 +6,7 @@ import {
   isHostPattern,
 } from '../../src/http/host-allow-list.js';
 
-// Tests that the mutation run (npm run mutation) asked for: the edges of the control API's Host
+// The edges of the control API's Host
 // allow-list and of the names it takes.
 
 describe('the Host allow-list', () => {

@@ -3,7 +3,7 @@ import { harFrame, toHar, toHarEntry } from '../../src/journal/har.js';
 import type { JournalEntry } from '../../src/journal/journal.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 
-// Tests that the mutation run (npm run mutation) asked for: every field of a HAR entry, built
+// Every field of a HAR entry, built
 // from a journal entry written here, and the frame a streaming writer uses.
 
 function entry(parts: Partial<JournalEntry> = {}): JournalEntry {

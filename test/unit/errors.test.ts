@@ -11,7 +11,7 @@ import {
   WaitTimeoutError,
 } from '../../src/index.js';
 
-// Tests that the mutation run (npm run mutation) asked for: what each error carries (name, code,
+// What each error carries (name, code,
 // status, headers, message), since one sender turns them into answers.
 
 describe('ApiError', () => {

@@ -6,7 +6,7 @@ import {
 } from '../../src/domain/errors.js';
 import { seedErrorOf, server, store } from '../helpers/seed.js';
 
-// Tests that the mutation run (third round) asked for: the store's own checks and the revision
+// The store's own checks and the revision
 // the redactor watches, on the Store class itself.
 
 describe('Store', () => {

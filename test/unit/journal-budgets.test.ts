@@ -10,7 +10,7 @@ import type { CompiledFilter } from '../../src/journal/journal-filter.js';
 import { WaitTimeoutError } from '../../src/journal/wait-timeout-error.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
-// Tests that the mutation run (npm run mutation) asked for: how the journal spends the budget of
+// How the journal spends the budget of
 // a body filter, with scripted filters (the `compile` a Journal takes) whose cost and answer a
 // test chooses, and which count how often they are asked.
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Router } from '../../src/http/router.js';
 import { ROUTES } from '../../src/http/routes/table.js';
 
-// Tests that the mutation run (npm run mutation) asked for. The app builds its route table once,
+// The app builds its route table once,
 // when its module loads; these build it inside each test, so that a broken table fails a test
 // instead of failing to load a test file (which the mutation runner does not count as a kill).
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeMarketingServer } from '../../src/index.js';
 import { AUTH, makeFake } from '../helpers/fake.js';
 
-// Tests that the mutation run asked for: the branches of the fault pipeline that only a real
+// The branches of the fault pipeline that only a real
 // socket takes (inject has none). Plain HTTP on 127.0.0.1 and a raw keep-alive client, so nothing
 // but the fake's own action closes the connection: a fault that forgot to cut it leaves the
 // client waiting, which the bounded wait below reports as `closed: false`.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isServerId, isValidEmail, parseServerId } from '../../src/domain/rules.js';
 import { seedErrorOf, server, store } from '../helpers/seed.js';
 
-// Tests that the mutation run (npm run mutation) asked for: the exact wording of seed errors (the
+// The exact wording of seed errors (the
 // "got ..." part included), the edges of dates, ids and limits. Each pins behaviour a user sees.
 
 const seedError = seedErrorOf;

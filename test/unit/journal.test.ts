@@ -10,7 +10,7 @@ import {
 import { WaitTimeoutError } from '../../src/journal/wait-timeout-error.js';
 import { listsRecord } from '../helpers/journal-record.js';
 
-// Tests that the mutation run (npm run mutation) asked for: the journal's ring buffer, how an
+// The journal's ring buffer, how an
 // entry is built from what was recorded, and the waits, on the Journal class itself.
 
 const facts = listsRecord;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/faults/random.js';
 
-// Asked for by the mutation run (npm run mutation): fault probabilities promise the same draws for
+// Fault probabilities promise the same draws for
 // the same seed in every version, so the sequence of mulberry32 is pinned, not only its shape.
 
 describe('seededRandom (mulberry32)', () => {

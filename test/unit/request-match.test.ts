@@ -7,7 +7,7 @@ import {
   parseRequestMatch,
 } from '../../src/match/request-match.js';
 
-// Tests that the mutation run (npm run mutation) asked for: request-match.ts's edges.
+// Request-match.ts's edges.
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/domain/store.js';
 
-// Tests that the mutation run (npm run mutation) asked for: a counter is checked against the
+// A counter is checked against the
 // largest id of its kind, wherever that id stands in the seed.
 
 const store = () => new Store({ defaultMaxContacts: 100, now: () => 0 });
