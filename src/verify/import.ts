@@ -2,6 +2,7 @@ import { AnswerTooLargeError } from '../answer-limit.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
+import { printable } from '../printable.js';
 import { send, type Target, UnusableAnswerError } from './http-client.js';
 import { checkTarget, keyHider } from './verify.js';
 
@@ -11,7 +12,20 @@ export interface ImportOptions extends Target {
   keepKey?: boolean;
 }
 
-async function getJson<T>(target: Target, path: string): Promise<T> {
+/** A value of an answer in a few words, walking nothing (an item may be nested a million deep). */
+function described(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+/**
+ * GET `path` as JSON: an array of objects, or an InvalidOptionError (import exits 2) naming the
+ * request and what is wrong with its answer, never a TypeError of the reading code.
+ */
+async function getItems<T extends object>(target: Target, path: string): Promise<T[]> {
   let answer: Awaited<ReturnType<typeof send>>;
   try {
     answer = await send(target, { method: 'GET', path, accept: 'application/json' });
@@ -21,12 +35,31 @@ async function getJson<T>(target: Target, path: string): Promise<T> {
       throw new InvalidOptionError(error.message);
     throw error;
   }
-  if (answer.status !== 200) {
-    // Hidden whole, before it is cut: a server may quote the path, and with it a key put there.
-    const body = keyHider(target.key)(answer.body);
-    throw new InvalidOptionError(`GET ${path} answered ${answer.status}: ${body.slice(0, 200)}`);
+  // Hidden whole, before it is cut: a server may quote the path, and with it a key put there.
+  const hide = keyHider(target.key);
+  const quoted = (text: string) => printable(hide(text).slice(0, 200));
+  if (answer.status !== 200)
+    throw new InvalidOptionError(`GET ${path} answered ${answer.status}: ${quoted(answer.body)}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(answer.body);
+  } catch {
+    throw new InvalidOptionError(
+      `GET ${path} answered 200 with a body that is not JSON: ${quoted(answer.body)}`,
+    );
   }
-  return JSON.parse(answer.body) as T;
+  if (!Array.isArray(value))
+    throw new InvalidOptionError(
+      `GET ${path} answered ${described(value)}, not an array: ${quoted(answer.body)}`,
+    );
+  const bad = value.findIndex(
+    (item) => item === null || typeof item !== 'object' || Array.isArray(item),
+  );
+  if (bad !== -1)
+    throw new InvalidOptionError(
+      `GET ${path} answered an array whose item ${bad} is ${quoted(described(value[bad]))}, not an object`,
+    );
+  return value as T[];
 }
 
 /**
@@ -35,12 +68,13 @@ async function getJson<T>(target: Target, path: string): Promise<T> {
  */
 export async function importSeed(options: ImportOptions): Promise<Seed> {
   checkTarget(options);
-  const lists = await getJson<{ id: number; name: string }[]>(options, '/lists');
-  const fields = await getJson<{ customFieldNameId: number; name: string }[]>(
+  // Each item's fields are copied as they came: the seed rules below judge them, naming each.
+  const lists = await getItems<{ id: number; name: string }>(options, '/lists');
+  const fields = await getItems<{ customFieldNameId: number; name: string }>(
     options,
     '/customfields',
   );
-  const content = await getJson<{ id: number; name: string; created: string; updated: string }[]>(
+  const content = await getItems<{ id: number; name: string; created: string; updated: string }>(
     options,
     '/content',
   );

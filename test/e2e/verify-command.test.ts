@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,6 +8,7 @@ import { UsageError } from '../../src/cli/args.js';
 import { EXIT_COULD_NOT_RUN, EXIT_PASS } from '../../src/cli/exit-codes.js';
 import { runVerifyCommand } from '../../src/cli/verify-command.js';
 import { verifyRecorded } from '../../src/cli/verify-har.js';
+import { InvalidOptionError } from '../../src/domain/errors.js';
 import { type FakeMarketingServer, verifyPlan } from '../../src/index.js';
 import { KEY, makeFake, SERVER_ID, smallSeed } from '../helpers/fake.js';
 
@@ -403,6 +406,51 @@ describe('import: a seed from the account', () => {
     );
     expect(JSON.parse(readFileSync(out, 'utf8')).servers[0].key).toBe(KEY);
   });
+
+  // An answer it cannot import is exit 2 (InvalidOptionError) naming the request and what is
+  // wrong, escaped for the terminal; it was a TypeError of the reading code, or JSON.parse's text.
+  it.each([
+    ['[null]', '[null]', 'GET /lists answered an array whose item 0 is null, not an object'],
+    ['[1]', '[1]', 'GET /lists answered an array whose item 0 is 1, not an object'],
+    [
+      'an item nested 100k deep',
+      `[${'['.repeat(100_000)}${']'.repeat(100_000)}]`,
+      'GET /lists answered an array whose item 0 is an array, not an object',
+    ],
+    ['an object', '{"a":1}', 'GET /lists answered an object, not an array: {"a":1}'],
+    [
+      'no JSON, with a terminal escape',
+      'oops \u001b[31m<html>',
+      'GET /lists answered 200 with a body that is not JSON: oops \\u001b[31m<html>',
+    ],
+  ])(
+    'refuses a /lists answer of %s as one it cannot import, saying why',
+    async (_what, body, message) => {
+      const odd = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      });
+      await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(odd.address() as AddressInfo).port}/marketing/v1`;
+        const args = [
+          '--base-url',
+          url,
+          '--server-id',
+          '1',
+          '--key',
+          'k-1',
+          '--out',
+          join(folder, 'odd.json'),
+        ];
+        const refused = run(args, 'import');
+        await expect(refused).rejects.toBeInstanceOf(InvalidOptionError);
+        await expect(refused).rejects.toThrow(message);
+      } finally {
+        await new Promise((resolve) => odd.close(resolve));
+      }
+    },
+  );
 
   it('counts 0 of what the seed does not hold', async () => {
     const other = await makeFake({ seed: { servers: [{ serverId: 4321, key: 'k-4321' }] } });
