@@ -5,10 +5,13 @@ import type { Answer } from './http-client.js';
 
 const cut = (text: string) => (text.length > 120 ? `${text.slice(0, 117)}...` : text);
 
-/** An integer id, also when a drifted service writes it as a string of digits. */
+/**
+ * An integer id, also when a drifted service writes it as a string of digits; none past 2^53 - 1,
+ * which JSON reads as another number: a path built from it would name another id.
+ */
 export function integerId(value: unknown): number | undefined {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return Number.isInteger(number) ? (number as number) : undefined;
+  return Number.isSafeInteger(number) ? (number as number) : undefined;
 }
 
 /**
@@ -46,7 +49,7 @@ export async function aListId(tools: CheckTools): Promise<number> {
   const id = integerId(first?.id);
   if (id === undefined) {
     throw new Skip(
-      `the first list of GET /lists has no usable id: ${cut(JSON.stringify(first))} (lists.json judges it)`,
+      `the first list of GET /lists has no usable id (an integer of at most ${Number.MAX_SAFE_INTEGER}, to put in a path): ${cut(JSON.stringify(first))} (lists.json judges it)`,
     );
   }
   return id;

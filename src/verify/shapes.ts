@@ -27,7 +27,14 @@ export function follows(value: unknown, rule: Rule): [boolean, string] {
   if (typeof rule === 'object') return [value === rule.equals, JSON.stringify(rule.equals)];
   switch (rule) {
     case 'integer':
-      return [Number.isInteger(value), 'an integer'];
+      // Every integer rule is an id, sent back in paths: past 2^53 - 1 a JSON number reads as
+      // another one (123456789012345678901234567890 becomes 1.2345678901234568e+29).
+      return Number.isInteger(value) && !Number.isSafeInteger(value)
+        ? [
+            false,
+            `an integer id of at most ${Number.MAX_SAFE_INTEGER}, which a client reads exactly`,
+          ]
+        : [Number.isInteger(value), 'an integer'];
     case 'string':
       return [typeof value === 'string', 'a string'];
     case 'url':

@@ -226,6 +226,41 @@ describe('verify: the report', () => {
     });
   });
 
+  it('an id past 2^53 - 1 fails the shape checks, and no check puts it in a path', async () => {
+    const huge = '123456789012345678901234567890';
+    const hugeIds: Drift = {
+      ...drift('lists.json-name-missing'),
+      answer: (answer, request) =>
+        request.apiPath === '/lists' && request.method === 'GET'
+          ? {
+              ...answer,
+              body: answer.body
+                .replace(/"id":\d+/, `"id":${huge}`)
+                .replace(/<Id>\d+</, `<Id>${huge}<`),
+            }
+          : answer,
+    };
+    const report = await through(hugeIds, false, [
+      'lists.json',
+      'lists.xml',
+      'errors.missing-address',
+      'errors.malformed-address',
+    ]);
+    expect(report.results.map((result) => [result.id, result.status])).toEqual([
+      ['lists.json', 'fail'],
+      ['lists.xml', 'fail'],
+      ['errors.missing-address', 'skipped'],
+      ['errors.malformed-address', 'skipped'],
+    ]);
+    expect(report.results[0]).toMatchObject({
+      wanted: 'list[0].id: an integer id of at most 9007199254740991, which a client reads exactly',
+      got: 'list[0].id is 1.2345678901234568e+29',
+    });
+    expect(report.results[1]!.got).toBe(`List 1 Id is "${huge}"`);
+    expect(report.results[2]!.got).toMatch(/^the first list of GET \/lists has no usable id/);
+    expect(report.results[2]!.requests).toEqual(['GET /lists (Accept: application/json)']);
+  });
+
   it('cuts a note that quotes a long field name to a few hundred characters', async () => {
     const long = 'y'.repeat(100_000);
     const extra: Drift = {
