@@ -84,6 +84,17 @@ export function send(target: Target, call: Call): Promise<Answer> {
       (res) => {
         answer = res;
         res.once('close', () => clearTimeout(deadline));
+        // A 1xx as the final answer (a 101 without Upgrade comes this way) is no HTTP answer to
+        // judge either: the same as the upgrade below, never a status a check compares.
+        if ((res.statusCode ?? 0) < 200) {
+          res.destroy();
+          fail(
+            new UnusableAnswerError(
+              `${call.method} ${call.path} answered ${res.statusCode} as its final answer, an interim status (1xx), which is no answer of the API`,
+            ),
+          );
+          return;
+        }
         readBounded(
           res,
           res.headers['content-length'],

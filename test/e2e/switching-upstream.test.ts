@@ -11,7 +11,7 @@ import { spawnCliPerTest } from '../helpers/cli.js';
 /**
  * A service that answers `101 Switching Protocols` (Node's client emits 'upgrade' for it, never
  * 'response'), to every request under /all/ and to GET /content under /content-only/, where the
- * lists are a good answer. verify and import must say they got no answer they can use, with their
+ * lists are a good answer; under /bare/, a 101 without Upgrade, which Node hands over as a response. verify and import must say they got no answer they can use, with their
  * exit codes, and never exit 0 with nothing written.
  */
 let service: Server;
@@ -22,6 +22,10 @@ const KEY = 'switch-key-123';
 
 beforeAll(async () => {
   service = createServer((req, res) => {
+    if (req.url?.startsWith('/bare/')) {
+      req.socket.write('HTTP/1.1 101 Switching Protocols\r\n\r\n');
+      return;
+    }
     if (req.url?.startsWith('/all/') || req.url?.endsWith('/content')) {
       req.socket.write(SWITCH);
       return;
@@ -62,6 +66,16 @@ describe('an answer that switches protocols (101)', () => {
       'GET /lists answered 101 (Switching Protocols): it switched to another protocol',
     );
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a 101 without Upgrade, a final answer of 1xx, is no usable answer either', async () => {
+    await expect(send(target('bare'), { method: 'GET', path: '/lists' })).rejects.toThrow(
+      new UnusableAnswerError(
+        'GET /lists answered 101 as its final answer, an interim status (1xx), which is no answer of the API',
+      ),
+    );
+    expect((await verifyService(target('bare'))).exitCode).toBe(3);
+    await expect(importSeed(target('bare'))).rejects.toThrow(/^GET \/lists answered 101 as its/);
   });
 
   it('verify: could not run (exit 3), said once', async () => {
