@@ -1,5 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { readTextFile } from '../files.js';
 import { RecorderOptionError } from './recorder-error.js';
 
@@ -40,13 +40,13 @@ export async function readPrevious(out: string): Promise<Previous> {
 
 /** The count and length of a HAR in the recorder's own form, or undefined for any other file. */
 async function ownRecording(out: string): Promise<{ count: number; length: number } | undefined> {
+  // Only a regular file is opened: opening a FIFO would wait for a writer for ever.
+  if (!(await stat(out)).isFile()) return undefined;
   const handle = await open(out, 'r');
   let length: number;
   let tail: Buffer;
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return undefined;
-    length = stat.size;
+    length = (await handle.stat()).size;
     tail = Buffer.alloc(HAR_TAIL.length);
     await handle.read(tail, 0, tail.length, Math.max(0, length - tail.length));
   } finally {

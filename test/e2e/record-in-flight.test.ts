@@ -109,6 +109,8 @@ describe('record: how many exchanges at once', () => {
     expect(reached).toBe(1 + MAX_WAITING);
     expect(entriesOf(out)).toHaveLength(1 + MAX_WAITING);
     for (const { headers, body } of refused) {
+      expect(headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(headers['content-length'])).toBe(Buffer.byteLength(body));
       expect(headers['retry-after']).toBe('1');
       expect(headers.connection).toBe('close');
       expect(JSON.parse(body)).toEqual({

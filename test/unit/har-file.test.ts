@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   lstatSync,
@@ -33,6 +34,12 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
 const entry = (id: number, text = `body ${id}`) => ({ _id: id, text }) as unknown as HarEntry;
 const read = () => JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: unknown[] } };
 const lines = () => readFileSync(out, 'utf8').split('\n');
+/** A recording of `count` entries by the recorder, written. */
+async function recorded(count: number) {
+  const file = new HarFile(out);
+  for (let id = 1; id <= count; id++) file.append(entry(id));
+  await file.write();
+}
 
 describe('a HAR being recorded', () => {
   it('is a whole, empty HAR from the first write: the head on its line, the tail after it', async () => {
@@ -230,6 +237,52 @@ describe('a recording being continued', () => {
     await file.write();
     writeFileSync(out, readFileSync(out, 'utf8').replace(/\{"_id":2[^\n]*/, '[2]'));
     expect(await readPrevious(out)).toEqual({ entries: [entry(1), [2]] });
+  });
+
+  it("reads a head in another order than the recorder's whole, as another tool's", async () => {
+    await recorded(1);
+    const text = readFileSync(out, 'utf8')
+      .replace('{"log":{"version":"1.2",', '{"log":{')
+      .replace('"entries":[', '"version":"1.2","entries":[');
+    writeFileSync(out, text);
+    expect(await readPrevious(out)).toEqual({ entries: [entry(1)] });
+  });
+
+  it('counts a recording of one entry as its own', async () => {
+    await recorded(1);
+    expect(await readPrevious(out)).toEqual({ count: 1, length: readFileSync(out).length });
+  });
+
+  it.each([
+    ['a number', '7', 7],
+    ['null', 'null', null],
+    ['a string', '"text"', 'text'],
+  ])(
+    "reads a file in its form with an entry that is %s whole, as another tool's",
+    async (_, line, value) => {
+      await recorded(2);
+      writeFileSync(out, readFileSync(out, 'utf8').replace(/\{"_id":2[^\n]*/, line));
+      expect(await readPrevious(out)).toEqual({ entries: [entry(1), value] });
+    },
+  );
+
+  it.each([
+    ['its first entry no JSON', 3, (text: string) => text.replace('{"_id":1', '{"_id":1,')],
+    ['its only entry no JSON', 1, (text: string) => text.replace('{"_id":1', '{"_id":1,')],
+    [
+      'a space for a comma after an entry',
+      2,
+      (text: string) => text.replace(/(\{"_id":1[^\n]*),\n/, '$1 \n'),
+    ],
+  ])('refuses a file in its form with %s', async (_, entries, spoil) => {
+    await recorded(entries);
+    writeFileSync(out, spoil(readFileSync(out, 'utf8')));
+    await expect(readPrevious(out)).rejects.toThrow('is not a HAR file');
+  });
+
+  it('refuses a FIFO at --out at once, never waiting for a writer', async () => {
+    execFileSync('mkfifo', [out]);
+    await expect(readPrevious(out)).rejects.toThrow('is not a HAR file');
   });
 
   it.each([

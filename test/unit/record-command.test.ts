@@ -213,14 +213,15 @@ describe('fake-marketing-server record, in process', () => {
     );
   });
 
-  it('stops the recorder when the CA file cannot be written, and says why', async () => {
+  it('stops the recorder when the CA file cannot be written, and says why: nothing is left listening', async () => {
     const file = join(folder, 'a-file');
     writeFileSync(file, '');
+    const port = await freePort();
     const refused = runRecordCommand([
       '--upstream',
       UPSTREAM,
       '--port',
-      '0',
+      String(port),
       '--out',
       join(folder, 'traffic.har'),
       '--ca-out',
@@ -228,5 +229,6 @@ describe('fake-marketing-server record, in process', () => {
     ]);
     await expect(refused).rejects.toBeInstanceOf(UsageError);
     await expect(refused).rejects.toThrow(/ca\.pem/);
+    expect(await freePort(port)).toBe(port);
   });
 });
