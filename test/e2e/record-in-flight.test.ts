@@ -84,6 +84,21 @@ describe('record: how many exchanges at once', () => {
     expect(entriesOf(out)).toHaveLength(6);
   });
 
+  it('gives a freed turn to the next exchange: one at a time, one after another, without end', async () => {
+    holding = false;
+    delayMs = 0;
+    const out = join(folder, 'one-by-one.har');
+    const recorder = await startRecorder({
+      upstream: upstreamUrl,
+      out,
+      https: false,
+      maxInFlight: 1,
+    });
+    for (let i = 0; i < 3; i++) expect((await get(`${recorder.baseUrl}/lists`)).status).toBe(200);
+    await recorder.close();
+    expect(entriesOf(out)).toHaveLength(3);
+  });
+
   it(`answers 503 past ${MAX_WAITING} waiting, at once, neither forwarded nor recorded`, async () => {
     holding = true;
     delayMs = 0;

@@ -203,6 +203,14 @@ describe('fake-marketing-server record, in process', () => {
     expect(await freePort(port)).toBe(port);
   });
 
+  it('says it cannot write an --out where no file can be made (EACCES)', async () => {
+    // sysfs makes no new file, even for root.
+    const out = '/sys/fake-marketing-server-record.har';
+    await expect(
+      runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', '0', '--out', out]),
+    ).rejects.toThrow(new RegExp(`^cannot write ${out}: EACCES`));
+  });
+
   it('refuses a folder at --out, never writing into it', async () => {
     await expect(
       runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', '0', '--out', folder]),
