@@ -320,6 +320,23 @@ describe('verify: the report', () => {
     });
   });
 
+  it('a collection that cannot be read: the stable values skip, naming the check that judges it', async () => {
+    const rule = fake.faults.add({ kind: 'status', status: 500, match: { path: '/content' } });
+    try {
+      const report = await verifyService({
+        baseUrl: `${fakeUrl}/marketing/v1`,
+        ...account,
+        only: ['stable.ids-and-dates'],
+      });
+      expect(report.results[0]).toMatchObject({
+        status: 'skipped',
+        got: 'cannot read GET /content: it answered 500 (the content.json check judges that answer)',
+      });
+    } finally {
+      rule.remove();
+    }
+  });
+
   it('--only runs just those checks; unknown ids and writing ids without allowWrites are refused', async () => {
     const report = await through(undefined, false, ['content.xml', 'lists.json']);
     expect(report.results.map((result) => result.id)).toEqual(['lists.json', 'content.xml']);

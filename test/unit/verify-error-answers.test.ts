@@ -84,6 +84,21 @@ describe('an error answer in the format Accept chose', () => {
     expect(verdict(() => expectErrorFormat(answer(type, body), accept, 'XML: '))).toEqual(expected);
   });
 
+  it('says nothing before its words when the check gives no label', () => {
+    expect(verdict(() => expectErrorFormat(answer('text/plain', 'x'), 'text/xml'))).toEqual([
+      'an error answer with Content-Type text/xml, as Accept chose',
+      'Content-Type text/plain',
+    ]);
+  });
+
+  it('quotes a wrong XML message without the whitespace around it', () => {
+    const spaced = answer(XML_TYPE, '<Error><Message>  Reserved.\n</Message></Error>');
+    expect(verdict(() => expectMessage(spaced, 'text/xml', 'Other.'))).toEqual([
+      'a Message element with the text "Other."',
+      'Message "Reserved."',
+    ]);
+  });
+
   it('keeps the answer on the mismatch, for the report', () => {
     const refused = answer('text/plain', 'Not Found', 404);
     try {
