@@ -26,7 +26,8 @@ and content into a seed.
   --allow-writes       verify: also check the writing rules, with a throwaway contact and
                        fields it makes (the contact stays: the API cannot delete contacts;
                        fields are deleted, and the report lists exactly what is left)
-  --max-new-contacts <n>  verify: writes.contact-cap may create up to n throwaway contacts
+  --max-new-contacts <n>
+                       verify: writes.contact-cap may create up to n throwaway contacts
                        looking for the account's contact maximum (they stay); default 0:
                        that check is skipped (the description does not give the maximum)
   --only <id>[,<id>]   verify: run only these checks (ids below, or verify --list)
