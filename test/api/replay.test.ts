@@ -8,7 +8,8 @@ import {
   replayReportJunit,
   replayReportText,
 } from '../../src/index.js';
-import { KEY, SERVER_ID, smallSeed } from '../helpers/fake.js';
+import { ReplayCannotRunError } from '../../src/replay/replay.js';
+import { basic, KEY, OTHER_KEY, OTHER_SERVER_ID, SERVER_ID, smallSeed } from '../helpers/fake.js';
 
 const AUTH = `Basic ${Buffer.from(`${SERVER_ID}:${KEY}`).toString('base64')}`;
 
@@ -468,5 +469,64 @@ describe('replayHar: the given seed', () => {
       'a seed needs a "servers" array',
     );
     await expect(replayHar(har, { seed: null as never })).rejects.toThrow();
+  });
+});
+
+describe('replayHar: the edges of what it judges', () => {
+  it('a given seed the fake refuses is a SeedError, not "could not run"', async () => {
+    const har = await recordedHar([{ url: '/lists' }]);
+    const bad = { servers: [{ serverId: SERVER_ID, contacts: [{ emailAddress: 'nope' }] }] };
+    const failure = await replayHar(har, { seed: bad as never }).catch((error: unknown) => error);
+    expect((failure as Error).name).toBe('SeedError');
+    expect(new ReplayCannotRunError('x').name).toBe('ReplayCannotRunError');
+  });
+
+  it('a 403 other than the contact maximum is compared (inferred state)', async () => {
+    const har = await recordedHar([{ url: '/lists' }]);
+    har.log.entries[0]!.response.status = 403;
+    expect((await replayHar(har)).results[0]?.differences[0]).toMatch(
+      /^status: recorded 403, fake 200/,
+    );
+  });
+
+  it('a request to a list without credentials is compared (no server to know anything of)', async () => {
+    const har = await recordedHar([
+      {
+        method: 'PUT',
+        url: '/lists/1/contacts',
+        authorization: '',
+        payload: { emailAddress: 'a@example.com' },
+      },
+    ]);
+    har.log.entries[0]!.request.headers = har.log.entries[0]!.request.headers.filter(
+      (header) => header.name.toLowerCase() !== 'authorization',
+    );
+    const other = await recordedHar([{ url: '/lists' }]);
+    har.log.entries.push(other.log.entries[0]!);
+    const report = await replayHar(har);
+    expect(report.results.map((result) => result.outcome)).toEqual(['match', 'match']);
+  });
+
+  it('a server whose every exchange went unanswered still gets a starting state', async () => {
+    const har = await recordedHar([
+      { url: '/lists' },
+      { url: '/lists', authorization: basic(OTHER_SERVER_ID, OTHER_KEY) },
+    ]);
+    (har.log.entries[1] as unknown as Record<string, unknown>)._fault = 'reset';
+    const report = await replayHar(har);
+    expect(report.results.map((result) => result.outcome)).toEqual(['match', 'not comparable']);
+  });
+
+  it('a reason that quotes a key of the recording does not show it', async () => {
+    const key = 'sekrit-key-4242';
+    const har = await recordedHar([{ url: '/lists' }]);
+    // As a browser's HAR holds it: in clear.
+    for (const header of har.log.entries[0]!.request.headers)
+      if (header.name.toLowerCase() === 'authorization') header.value = basic(SERVER_ID, key);
+    (har.log.entries[0] as unknown as Record<string, unknown>)._unreachable = `refused ${key}`;
+    const [result] = (await replayHar(har)).results;
+    expect(result?.outcome).toBe('not comparable');
+    expect(result?.reason).toMatch(/^the recorder could not reach the upstream: refused /);
+    expect(result?.reason).not.toContain(key);
   });
 });
