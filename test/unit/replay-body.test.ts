@@ -80,3 +80,23 @@ describe('parseBody', () => {
     expect(parseBody('application/json', fine).kind).toBe('json');
   });
 });
+
+describe('parseBody: XML edges', () => {
+  it('the text of an element with children between its pieces, joined as is', () => {
+    expect(parseBody('application/xml', '<a>x<b/>y</a>')).toEqual({
+      kind: 'xml',
+      value: { name: 'a', text: 'xy', children: [{ name: 'b', text: '', children: [] }] },
+    });
+  });
+
+  it('well-formed XML without an element is text', () => {
+    expect(parseBody('application/xml', '<?xml version="1.0"?><!-- c -->')).toEqual({
+      kind: 'text',
+      value: '<?xml version="1.0"?><!-- c -->',
+    });
+  });
+
+  it('UnreadableBodyError is named so', () => {
+    expect(String(new UnreadableBodyError('x'))).toBe('UnreadableBodyError: x');
+  });
+});

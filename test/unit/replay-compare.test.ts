@@ -275,3 +275,51 @@ describe('compareAnswers: XML and other bodies', () => {
     ).toEqual(['body: recorded text "hi", fake no body']);
   });
 });
+
+describe('compareAnswers: edges', () => {
+  it('a recorded body against none: the Content-Type too', () => {
+    expect(
+      compare(
+        { status: 200, contentType: 'text/plain', body: 'x' },
+        { status: 200, contentType: 'application/json', body: '' },
+      ),
+    ).toEqual([
+      'Content-Type: recorded text/plain, fake application/json',
+      'body: recorded text "x", fake no body',
+    ]);
+  });
+
+  it('text or JSON against XML: what each is', () => {
+    expect(compare({ status: 200, contentType: 'text/plain', body: 'hi' }, xml('<a/>'))).toEqual([
+      'Content-Type: recorded text/plain, fake application/xml',
+      'body: recorded text "hi", fake XML <a>',
+    ]);
+  });
+
+  it('an element with text against one with children: the counts', () => {
+    expect(compare(xml('<a>x</a>'), xml('<a><b/></a>'))).toEqual([
+      'body <a>: recorded 0 child elements (), fake 1 (b)',
+    ]);
+  });
+
+  it('a timestamp or URL field against a value of another type: the values', () => {
+    expect(compare(json({ created: 1 }), json({ created: '2026-01-01T00:00:00Z' }))).toEqual([
+      'body.created: recorded 1, fake "2026-01-01T00:00:00Z"',
+    ]);
+    expect(compare(json({ created: '2026-01-01T00:00:00Z' }), json({ created: 1 }))).toEqual([
+      'body.created: recorded "2026-01-01T00:00:00Z", fake 1',
+    ]);
+    expect(compare(json({ thumbnailUrl: 1 }), json({ thumbnailUrl: 'https://a.test/x' }))).toEqual([
+      'body.thumbnailUrl: recorded 1, fake "https://a.test/x"',
+    ]);
+    expect(compare(json({ thumbnailUrl: 'https://a.test/x' }), json({ thumbnailUrl: 1 }))).toEqual([
+      'body.thumbnailUrl: recorded "https://a.test/x", fake 1',
+    ]);
+  });
+
+  it('ids as digit strings of several digits are paired', () => {
+    const ids = new IdMaps();
+    expect(compare(json({ contactId: '70' }), json({ contactId: '700' }), { ids })).toEqual([]);
+    expect(compare(json({ contactId: '70' }), json({ contactId: '701' }), { ids })).toHaveLength(1);
+  });
+});

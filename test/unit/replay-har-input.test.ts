@@ -282,3 +282,24 @@ describe('readHarExchanges: the credentials of every entry', () => {
     expect(() => readHarExchanges(har({ request: { headers: {} } }))).toThrow(HarInputError);
   });
 });
+
+describe('readHarExchanges: Content-Encoding as written', () => {
+  it('with spaces around it', () => {
+    const answer = '[{"id":1}]';
+    const read = first(
+      entry({
+        responseHeaders: [{ name: 'Content-Encoding', value: ' br ' }],
+        content: {
+          mimeType: 'application/json',
+          text: brotliCompressSync(answer).toString('base64'),
+          encoding: 'base64',
+        },
+      }),
+    );
+    expect(read.response.body).toBe(answer);
+  });
+
+  it('HarInputError is named so', () => {
+    expect(String(new HarInputError('x'))).toBe('HarInputError: x');
+  });
+});
