@@ -468,7 +468,13 @@ describe('replayHar: the given seed', () => {
     await expect(replayHar(har, { seed: {} as never })).rejects.toThrow(
       'a seed needs a "servers" array',
     );
-    await expect(replayHar(har, { seed: null as never })).rejects.toThrow();
+    for (const seed of [null, 5, {}]) {
+      const failure = await replayHar(har, { seed: seed as never }).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({ name: 'SeedError', path: 'servers' });
+      expect((failure as Error).message).toContain('servers: a seed needs a "servers" array');
+    }
   });
 });
 
