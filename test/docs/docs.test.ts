@@ -253,6 +253,22 @@ describe('the files shell examples name', () => {
   );
 });
 
+describe('docs of the present', () => {
+  it('keep docs/benchmarks.md to 250 lines: the current figures, not their history', () => {
+    expect(readDoc('docs/benchmarks.md').split('\n').length - 1).toBeLessThanOrEqual(250);
+  });
+
+  it.each(files.filter((file) => file !== 'CHANGELOG.md'))(
+    "%s names no issue number and no round of work (history is the CHANGELOG's)",
+    (file) => {
+      const history = readDoc(file).match(
+        /\bissue #?\d+|\b(first|second|third|fourth|fifth|sixth|seventh|last) round of work|\b(second|third|fourth|fifth|sixth|seventh) round\b/gi,
+      );
+      expect(history ?? []).toEqual([]);
+    },
+  );
+});
+
 describe('links', () => {
   const anchorsOf = new Map<string, Set<string>>();
   const anchorsIn = (file: string) => {
