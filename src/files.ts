@@ -13,6 +13,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { SeedError } from './domain/errors.js';
 import type { Seed } from './domain/seed-types.js';
+import { JsonFileError, readJsonObjectFile } from './json-file.js';
 
 /**
  * A file's text. Only a regular file is read: a device (`/dev/zero`), a FIFO or a socket given by
@@ -25,19 +26,25 @@ export function readTextFile(file: string): string {
   return readFileSync(file, 'utf8');
 }
 
-/** Reads a seed given as a file path; objects pass through. */
+/**
+ * Reads a seed given as a file path (a seed, a state file); objects pass through. A file that does
+ * not begin with `{` is refused from its first bytes; a long one is parsed as it is read, never
+ * held whole (a state past 512 MiB, which no string holds, loads too): json-file.ts.
+ */
 export function loadSeed(seed: Seed | string): unknown {
   if (typeof seed !== 'string') return seed;
-  let text: string;
   try {
-    text = readTextFile(seed);
+    return readJsonObjectFile(seed);
   } catch (error) {
-    throw new SeedError('', `cannot read seed file ${seed}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new SeedError('', `seed file ${seed} is not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof JsonFileError)) throw error;
+    throw new SeedError(
+      '',
+      error.kind === 'unreadable'
+        ? `cannot read seed file ${seed}: ${error.message}`
+        : error.kind === 'not-object'
+          ? `seed file ${seed} is not a seed, which is a JSON object: ${error.message}`
+          : `seed file ${seed} is not valid JSON: ${error.message}`,
+    );
   }
 }
 

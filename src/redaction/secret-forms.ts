@@ -114,6 +114,15 @@ function urlForm(secret: string): string | undefined {
  * keeps the test linear in the string whatever the number of keys.
  */
 export const MAX_ALTERNATIVES = 48;
+/**
+ * Up to this many characters of forms in all, one regular expression; past it, the index. V8
+ * refuses a regular expression whose compiled code is too large ("Regular expression too large",
+ * thrown at its first use, its message holding the whole source: every key in clear): one key of
+ * 9,000 to 25,000 characters was enough (measured on Node 20: from about 50,000 characters of
+ * source for letters, 75,000 for non-ASCII text). No real key comes near this bound (a few dozen
+ * characters, some twenty forms each).
+ */
+export const MAX_PATTERN_CHARS = 8_192;
 
 /** What `encodeURIComponent` never escapes, and the escapes decodeEscapes always decodes. */
 export const NOT_URL_SAFE = /[^A-Za-z0-9\-_.!~*'()]+/;
@@ -193,22 +202,31 @@ export class Anchors {
   private readonly byHash = new Map<number, Anchored[]>();
   /** Where each form is filed, to take it out again. */
   private readonly filed = new Map<string, { hash: number; anchored: Anchored }>();
+  /**
+   * Forms shorter than `ANCHOR` (a short key verify must hide among others), which no anchor
+   * holds: each is looked for by a scan of its own. There are never more than a few.
+   */
+  private readonly short = new Set<string>();
   /** Forms compared with a string so far: the work the index saves, which tests bound. */
   comparisons = 0;
 
   /** The index of `forms` at once: each anchored where it differs from its nearest neighbours. */
   constructor(forms: readonly string[] = []) {
-    const differs = whereEachDiffers(forms);
-    for (const form of forms) this.file(form, differs.get(form)!);
+    const anchored = forms.filter((form) => form.length >= ANCHOR);
+    for (const form of forms) if (form.length < ANCHOR) this.short.add(form);
+    const differs = whereEachDiffers(anchored);
+    for (const form of anchored) this.file(form, differs.get(form)!);
   }
 
   /** Files one more form (a new key's), anchored at the emptiest of a few of its places. */
   add(form: string): void {
-    if (!this.filed.has(form)) this.file(form, form.length - ANCHOR);
+    if (form.length < ANCHOR) this.short.add(form);
+    else if (!this.filed.has(form)) this.file(form, form.length - ANCHOR);
   }
 
   /** Takes a form out (a key that went). */
   remove(form: string): void {
+    if (this.short.delete(form)) return;
     const filed = this.filed.get(form);
     if (!filed) return;
     this.filed.delete(form);
@@ -237,6 +255,7 @@ export class Anchors {
 
   /** Whether any form is anywhere in `value`. */
   test(value: string): boolean {
+    for (const form of this.short) if (value.includes(form)) return true;
     let found = false;
     eachAnchor(value, (hash, at) => {
       found = this.byHash.get(hash)?.some((one) => this.startsAt(value, one, at)) ?? false;
@@ -260,6 +279,11 @@ export class Anchors {
       }
       return undefined;
     });
+    for (const form of this.short) {
+      for (let at = value.indexOf(form); at !== -1; at = value.indexOf(form, at + 1)) {
+        found.push([at, at + form.length]);
+      }
+    }
     return found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   }
 

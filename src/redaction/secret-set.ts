@@ -6,7 +6,6 @@
  * the first request after every tenant's creation or close.
  */
 import {
-  ANCHOR,
   Anchors,
   asWire,
   base64Cores,
@@ -14,6 +13,7 @@ import {
   escapedForms,
   escapeRegExp,
   MAX_ALTERNATIVES,
+  MAX_PATTERN_CHARS,
   MIN_RUN,
   MIN_SECRET_LENGTH,
   NOT_URL_SAFE,
@@ -73,28 +73,29 @@ class Counted {
 }
 
 /**
- * Strings to find, anywhere: up to {@link MAX_ALTERNATIVES}, one regular expression (the fastest
- * test for a few, rebuilt when they change); past it, the index of {@link Anchors}, which takes
- * one string in or out at a time and keeps a test linear in the value whatever their number. A
- * string shorter than the index's anchor keeps the regular expression.
+ * Strings to find, anywhere: up to {@link MAX_ALTERNATIVES} of them, {@link MAX_PATTERN_CHARS}
+ * characters in all, one regular expression (the fastest test for a few, rebuilt when they
+ * change); past either, the index of {@link Anchors}, which takes one string in or out at a time,
+ * keeps a test linear in the value whatever their number, and has no bound on their length (a
+ * regular expression of a very long key is one V8 refuses).
  */
 class Finder {
   private readonly strings = new Counted();
   private anchors: Anchors | undefined;
-  private short = 0;
+  /** Characters of the strings held. */
+  private chars = 0;
   private regex: { any: RegExp; each: RegExp } | undefined;
 
   add(value: string): void {
     if (!this.strings.add(value)) return;
-    if (value.length < ANCHOR) this.short += 1;
+    this.chars += value.length;
     this.regex = undefined;
-    if (this.anchors && this.short > 0) this.anchors = undefined;
-    else this.anchors?.add(value);
+    this.anchors?.add(value);
   }
 
   remove(value: string): void {
     if (!this.strings.remove(value)) return;
-    if (value.length < ANCHOR) this.short -= 1;
+    this.chars -= value.length;
     this.regex = undefined;
     this.anchors?.remove(value);
   }
@@ -105,7 +106,7 @@ class Finder {
 
   /** The test and the finder of every place, as Patterns takes them. */
   finders(): { any: RegExp | Anchors; each: RegExp | Anchors } {
-    if (!this.anchors && this.size > MAX_ALTERNATIVES && this.short === 0) {
+    if (!this.anchors && (this.size > MAX_ALTERNATIVES || this.chars > MAX_PATTERN_CHARS)) {
       this.anchors = new Anchors([...this.strings.counts.keys()]);
     }
     if (this.anchors) return { any: this.anchors, each: this.anchors };

@@ -1,10 +1,19 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
-import { UnreadableBodyError } from './body.js';
+import { readAs, UnreadableBodyError, xmlTooLarge } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
 export class HarInputError extends Error {
   override name = 'HarInputError';
+  /**
+   * The credential headers read before the problem was found (see HarExchanges): replay hides
+   * those keys in the message, which may quote an entry's URL.
+   */
+  readonly credentials: readonly string[];
+  constructor(message: string, credentials: readonly string[] = []) {
+    super(message);
+    this.credentials = credentials;
+  }
 }
 
 /** One recorded API exchange, decoded: what replay sends again and what it compares with. */
@@ -105,6 +114,7 @@ export function readHarExchanges(text: string): HarExchanges {
     const more = problems.length > MAX_PROBLEMS ? `\n(${problems.length - MAX_PROBLEMS} more)` : '';
     throw new HarInputError(
       `not HAR 1.2: ${problems.length} entr${problems.length === 1 ? 'y is' : 'ies are'} malformed:\n${problems.slice(0, MAX_PROBLEMS).join('\n')}${more}`,
+      credentials,
     );
   }
   if (exchanges.length === 0)
@@ -180,11 +190,18 @@ function toExchange(entry: Json, index: number): RecordedExchange | undefined {
   const requestText = typeof postData?.text === 'string' ? postData.text : undefined;
   const requestBase64 = postData?._encoding === 'base64' || postData?.encoding === 'base64';
   const content = response.content as Json;
-  const decoded = decodeBody(
+  const read = decodeBody(
     content.text as string | undefined,
     content.encoding === 'base64',
     responseHeaders['content-encoding'],
   );
+  const contentType =
+    responseHeaders['content-type'] ??
+    (typeof content.mimeType === 'string' ? content.mimeType : '');
+  // XML too large to read is never read: neither compared nor taken into the inferred state.
+  const tooLarge =
+    typeof read === 'string' && readAs(contentType, read) === 'xml' ? xmlTooLarge(read) : undefined;
+  const decoded = tooLarge === undefined ? read : { unreadable: tooLarge };
   const responseBody = typeof decoded === 'object' ? undefined : decoded;
   const fault =
     typeof entry._fault === 'string'

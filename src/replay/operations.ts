@@ -1,3 +1,4 @@
+import { isServerId, parseServerId } from '../domain/rules.js';
 import { basicUsername } from '../match/request-match.js';
 import type { ParsedBody } from './body.js';
 import type { RecordedExchange } from './har-input.js';
@@ -91,7 +92,10 @@ export function serverIdOf(exchange: RecordedExchange): number | undefined {
   if (header === undefined) return undefined;
   const redacted = /^basic\s+(\d{4,5}):<redacted>$/i.exec(header.trim());
   const username = redacted ? redacted[1] : basicUsername(header);
-  return username !== undefined && /^\d{4,5}$/.test(username) ? Number(username) : undefined;
+  // As the fake reads it: `01234` opens server 1234, and `0999` (999) opens none, as no server
+  // can have that id; its request is sent as recorded, and the fake answers it as it would.
+  const serverId = username === undefined ? undefined : parseServerId(username);
+  return isServerId(serverId) ? serverId : undefined;
 }
 
 /** The items of a collection answer, JSON or XML, as records with lower-cased field names. */

@@ -5,7 +5,13 @@ import { LearnedSecrets } from '../record/learned-secrets.js';
 import { secretHider } from '../redaction/hide-secrets.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../server.js';
 import { compareAnswers } from './compare.js';
-import { atEntry, type RecordedExchange, readHarExchanges } from './har-input.js';
+import {
+  atEntry,
+  type HarExchanges,
+  HarInputError,
+  type RecordedExchange,
+  readHarExchanges,
+} from './har-input.js';
 import { IdMaps } from './ids.js';
 import { inferServers, type ServerFacts } from './infer-seed.js';
 import { type Operation, operationOf, pathForFake, serverIdOf } from './operations.js';
@@ -77,9 +83,28 @@ export async function replayHar(
   har: string | object,
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
-  const { exchanges, entries, ignored, credentials } = readHarExchanges(
-    typeof har === 'string' ? har : JSON.stringify(har),
-  );
+  let read: HarExchanges;
+  try {
+    read = readHarExchanges(typeof har === 'string' ? har : JSON.stringify(har));
+  } catch (error) {
+    // A malformed entry is named with what it holds (its URL): a key there is hidden too.
+    if (error instanceof HarInputError) throw scrubbed(error, keysHider(error.credentials));
+    throw error;
+  }
+  const hide = keysHider(read.credentials);
+  try {
+    return await replayExchanges(read, options, hide);
+  } catch (error) {
+    // Whatever went wrong, the message (and the stack "could not run" prints) shows no key.
+    throw scrubbed(error, hide);
+  }
+}
+
+async function replayExchanges(
+  { exchanges, entries, ignored }: HarExchanges,
+  options: ReplayOptions,
+  hide: (text: string) => string,
+): Promise<ReplayReport> {
   const serverIds = new Set(exchanges.map(serverIdOf).filter((id) => id !== undefined));
   const inferred = options.seed === undefined ? inferServers(exchanges) : undefined;
   const seed: { servers: ServerSeed[] } = inferred
@@ -115,7 +140,6 @@ export async function replayHar(
     }
     const shared = new IdMaps();
     const results: ExchangeResult[] = [];
-    const hide = keysHider(credentials);
     for (const exchange of exchanges) {
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
@@ -152,9 +176,24 @@ export async function replayHar(
  * recorder's own means (learned from the credentials, redacted as the journal redacts).
  */
 function keysHider(credentials: readonly string[]): (text: string) => string {
-  const learned = new LearnedSecrets();
-  learned.learn({ authorization: [...credentials] });
-  return secretHider(learned.secrets());
+  try {
+    const learned = new LearnedSecrets();
+    learned.learn({ authorization: [...credentials] });
+    return secretHider(learned.secrets());
+  } catch (error) {
+    // Never its message: what failed was built of the keys.
+    throw new ReplayCannotRunError(
+      `could not prepare the hiding of the recording's keys from the report (${(error as Error).name})`,
+    );
+  }
+}
+
+/** `error` with the recording's keys taken out of its message and of its stack. */
+function scrubbed(error: unknown, hide: (text: string) => string): Error {
+  if (!(error instanceof Error)) return new Error(hide(String(error)));
+  error.message = hide(error.message);
+  if (typeof error.stack === 'string') error.stack = hide(error.stack);
+  return error;
 }
 
 /** {@link atEntry} for the replay of one entry, which awaits the fake. */

@@ -4,6 +4,7 @@ import { EXIT_COULD_NOT_RUN, EXIT_DRIFT, EXIT_PASS } from '../cli/exit-codes.js'
 import { InvalidOptionError } from '../domain/errors.js';
 import { shownText } from '../record/forward.js';
 import { secretHider } from '../redaction/hide-secrets.js';
+import { MIN_SECRET_LENGTH } from '../redaction/secret-forms.js';
 import {
   type AnswerShown,
   type Check,
@@ -182,9 +183,16 @@ async function runCheck(
   let unshownNotes = 0;
   const undo: { what: string; undo?: () => Promise<boolean> }[] = [];
   const tools: CheckTools = {
-    call: (request: Call): Promise<Answer> => {
+    call: async (request: Call): Promise<Answer> => {
       requests.push(hide(describeCall(request)));
-      return send(options, request);
+      const answer = await send(options, request);
+      // The key out of the answer before a check quotes it: checks cut what they quote, and a key
+      // cut in two (or one longer than the cut) would no longer be found in the report. A key
+      // shorter than the journal's minimum is left to the report's own hiding: taken out of every
+      // answer, a few common characters would change what the checks judge.
+      return options.key.length >= MIN_SECRET_LENGTH
+        ? { ...answer, body: hide(answer.body), contentType: hide(answer.contentType) }
+        : answer;
     },
     serverId: options.serverId,
     key: options.key,

@@ -44,7 +44,9 @@ const har = (...entries: unknown[]) => ({
   log: { version: '1.2', creator: { name: 'x', version: '1' }, entries },
 });
 const ok = entry('GET', LISTS, 'application/json', '[]');
-const DEEP = `${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}`;
+// Deep, within the size replay reads (MAX_XML_NODES): past it, an answer is not comparable
+// before its depth is seen (test/unit/replay-xml-bound.test.ts).
+const DEEP = `${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}`;
 const DEEP_JSON = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
 
 const CASES: [string, object, RegExp, object?][] = [

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,11 +10,13 @@ import { dropRestOfBody, keepConnectionAfterRefusal } from '../../src/http/pipel
 
 const LINGER_BYTES = 16 * 1024 * 1024;
 
-function setup({ complete = false, connection = 'close' } = {}) {
-  const destroy = vi.fn();
+function setup({ complete = false, connection = 'close', injected = false } = {}) {
+  // A connection's socket; inject()'s is a stand-in with no destroy() (light-my-request's).
+  const socket = injected ? { remoteAddress: '127.0.0.1' } : new Socket();
+  const destroy = injected ? vi.fn() : vi.spyOn(socket as Socket, 'destroy');
   const raw = Object.assign(new Readable({ read() {} }), {
     complete,
-    socket: { destroy },
+    socket,
     headers: { 'transfer-encoding': 'chunked' } as Record<string, string>,
   });
   const headers: Record<string, string> = { connection };
@@ -90,6 +93,18 @@ describe('keepConnectionAfterRefusal, then dropRestOfBody', () => {
     raw.push(Buffer.alloc(1));
     await vi.waitFor(() => expect(destroy).toHaveBeenCalledOnce());
     expect(listeners()).toEqual([0, 0, 0]);
+  });
+
+  it('over inject(), which has no connection, ends the request instead, past 16 MiB or 2 s', async () => {
+    // Calling the stand-in socket's destroy() threw out of a stream event: the process died.
+    const past = setup({ injected: true });
+    past.raw.push(Buffer.alloc(LINGER_BYTES + 1));
+    await vi.waitFor(() => expect(past.raw.destroyed).toBe(true));
+    expect(past.listeners()).toEqual([0, 0, 0]);
+    const late = setup({ injected: true });
+    vi.advanceTimersByTime(2_000);
+    expect(late.raw.destroyed).toBe(true);
+    expect(late.listeners()).toEqual([0, 0, 0]);
   });
 
   it('closes the connection of a body still coming after 2 s', () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
@@ -116,7 +117,13 @@ export function dropRestOfBody(request: FastifyRequest): void {
   };
   const cut = () => {
     stop();
-    raw.socket.destroy();
+    // A real connection (TCP, or TLS over it) is closed. inject() has no connection: its mock
+    // socket has no destroy(), and calling it threw out of a stream event, killing the process.
+    // There the request stream alone ends (a body given whole is already in memory and flows on
+    // to nowhere; a stream given as the body is no longer read).
+    const { socket } = raw;
+    if (socket instanceof Socket) socket.destroy();
+    else raw.destroy();
   };
   const onData = (chunk: Buffer) => {
     dropped += chunk.length;
