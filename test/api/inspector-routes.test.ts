@@ -120,17 +120,14 @@ describe('what the inspector polls: bounded answers whatever the state', () => {
     const ticker = setInterval(() => {
       turns += 1;
     }, 1);
-    const started = performance.now();
     // Straight to the fake: the OpenAPI check of the answer would take its own time.
     const answer = await big.inject({ url: '/__admin/servers/4321/overview?search=nowhere' });
-    const took = performance.now() - started;
     clearInterval(ticker);
     await big.close();
     expect(answer.json().contacts).toEqual([]);
-    // The search read 600 MiB in slices, and other work ran between them: at one go, the timer
-    // ran once at most, after it.
-    expect(took).toBeGreaterThan(100);
-    expect(turns).toBeGreaterThanOrEqual(10);
+    // The search read 600 MiB (60 ms or more on any machine) in slices of 5 ms, and other work ran
+    // between them: at one go, the timer ran once at most, after it. Counted, not timed.
+    expect(turns).toBeGreaterThanOrEqual(3);
   });
 
   it.each([

@@ -25,7 +25,7 @@ async function pack(): Promise<Packed> {
 }
 
 describe('the npm package', () => {
-  it('ships the code once: no source maps, no bundled dependency, under 1.4 MB unpacked', async () => {
+  it('ships the code once: no source maps, no bundled dependency, under 1.55 MB unpacked', async () => {
     const packed = await pack();
     const paths = packed.files.map((file) => file.path);
     const prose = packed.files.filter(
@@ -41,7 +41,9 @@ describe('the npm package', () => {
     // and once as CommonJS); 1.25 MB with tenants, the remote handle and the tenant routes in the
     // OpenAPI document. A bundled dependency would break this bound many times over (undici alone
     // is some 1.5 MB).
-    expect(packed.unpackedSize - docBytes).toBeLessThan(1_400_000);
+    // 1.44 MB with the inspector's polling script and its routes, verify's new checks, the
+    // recorder's bounded HAR and the streaming seed reader.
+    expect(packed.unpackedSize - docBytes).toBeLessThan(1_550_000);
     // The docs and the CHANGELOG (about 500 KB, a third of it the inspector's screenshot) ship
     // too, counted apart.
     expect(docBytes).toBeLessThan(700_000);
