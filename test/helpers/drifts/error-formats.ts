@@ -1,5 +1,5 @@
 import type { Drift } from '../drift-proxy.js';
-import { drift, jsonAnswer, mapXml, wantsXml } from './kit.js';
+import { CONFLICT_CHECKS, drift, ERROR_CHECKS, jsonAnswer, mapXml, wantsXml } from './kit.js';
 
 /** The message of an error body in either format, for a drift that re-wraps it. */
 function messageOf(body: string): string {
@@ -63,21 +63,7 @@ export const ERROR_FORMAT_DRIFTS: readonly Drift[] = [
     description: 'With Accept: text/xml, errors other than the 409s answer JSON.',
     section: '1 General rule 5; 5 (rule 5); 7',
     requirement: 'R01',
-    caughtBy: [
-      'auth.wrong-key',
-      'errors.missing-address',
-      'errors.malformed-address',
-      'errors.unknown-list',
-      'errors.unknown-list-by-email',
-      'errors.unknown-contact',
-      'errors.unknown-custom-field',
-      'errors.unsubscribe-unknown',
-      'errors.unsubscribe-unknown-id',
-      'errors.unknown-field',
-      'errors.forbidden-characters',
-      'writes.field-delete',
-      'writes.contact-cap',
-    ],
+    caughtBy: ['auth.wrong-key', ...ERROR_CHECKS.filter((id) => !CONFLICT_CHECKS.includes(id))],
     answer: (answer, request) =>
       answer.status >= 400 && answer.status !== 409 && wantsXml(request)
         ? jsonAnswer(answer.status, { message: messageOf(answer.body) })
@@ -88,12 +74,7 @@ export const ERROR_FORMAT_DRIFTS: readonly Drift[] = [
     description: 'XML 409s carry their message in a Detail element, not Message.',
     section: '7 (409 with a message field)',
     requirement: 'R20',
-    caughtBy: [
-      'errors.reserved-name',
-      'errors.name-too-long',
-      'writes.field-duplicate',
-      'writes.field-limit',
-    ],
+    caughtBy: [...CONFLICT_CHECKS],
     answer: (answer) =>
       answer.status === 409
         ? mapXml(answer, (text) => text.replace(/(<\/?)Message>/g, '$1Detail>'))

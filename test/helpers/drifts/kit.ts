@@ -98,3 +98,34 @@ export function errorAnswer(
     body: `<Error><Message>${text}</Message></Error>`,
   };
 }
+
+/**
+ * The checks that provoke an error answer and judge its Content-Type, in the plan's order (after
+ * `auth.wrong-key` and the format checks): a drift that mislabels every error fails them all.
+ */
+export const ERROR_CHECKS: readonly string[] = [
+  'errors.missing-address',
+  'errors.malformed-address',
+  'errors.unknown-list',
+  'errors.unknown-list-by-email',
+  'errors.unknown-contact',
+  'errors.unknown-custom-field',
+  'errors.unsubscribe-unknown',
+  'errors.unsubscribe-unknown-id',
+  'errors.unknown-field',
+  'errors.reserved-name',
+  'errors.name-too-long',
+  'errors.forbidden-characters',
+  'writes.field-duplicate',
+  'writes.field-delete',
+  'writes.field-limit',
+  'writes.contact-cap',
+];
+
+/** Those of {@link ERROR_CHECKS} whose error is a 409 with the description's `message`. */
+export const CONFLICT_CHECKS: readonly string[] = [
+  'errors.reserved-name',
+  'errors.name-too-long',
+  'writes.field-duplicate',
+  'writes.field-limit',
+];

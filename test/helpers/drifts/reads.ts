@@ -1,5 +1,5 @@
 import type { Drift } from '../drift-proxy.js';
-import { drift, isJson, isXml, jsonAnswer, mapItems, mapXml, on } from './kit.js';
+import { drift, ERROR_CHECKS, isJson, isXml, jsonAnswer, mapItems, mapXml, on } from './kit.js';
 
 const LISTS = /^\/lists$/;
 const FIELDS = /^\/customfields$/;
@@ -21,26 +21,7 @@ export const READ_DRIFTS: readonly Drift[] = [
     section: '1 General rule 5',
     requirement: 'R02',
     // Errors too: every check that provokes one judges its Content-Type.
-    caughtBy: [
-      'auth.wrong-key',
-      'format.json-content-type',
-      'errors.missing-address',
-      'errors.malformed-address',
-      'errors.unknown-list',
-      'errors.unknown-list-by-email',
-      'errors.unknown-contact',
-      'errors.unknown-custom-field',
-      'errors.unsubscribe-unknown',
-      'errors.unsubscribe-unknown-id',
-      'errors.unknown-field',
-      'errors.reserved-name',
-      'errors.name-too-long',
-      'errors.forbidden-characters',
-      'writes.field-duplicate',
-      'writes.field-delete',
-      'writes.field-limit',
-      'writes.contact-cap',
-    ],
+    caughtBy: ['auth.wrong-key', 'format.json-content-type', ...ERROR_CHECKS],
     answer: (answer) =>
       isJson(answer)
         ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain; charset=utf-8' } }
@@ -52,26 +33,7 @@ export const READ_DRIFTS: readonly Drift[] = [
     section: '1 General rule 5',
     requirement: 'R03',
     // Errors too: every check that provokes one judges its Content-Type.
-    caughtBy: [
-      'auth.wrong-key',
-      'format.xml-content-type',
-      'errors.missing-address',
-      'errors.malformed-address',
-      'errors.unknown-list',
-      'errors.unknown-list-by-email',
-      'errors.unknown-contact',
-      'errors.unknown-custom-field',
-      'errors.unsubscribe-unknown',
-      'errors.unsubscribe-unknown-id',
-      'errors.unknown-field',
-      'errors.reserved-name',
-      'errors.name-too-long',
-      'errors.forbidden-characters',
-      'writes.field-duplicate',
-      'writes.field-delete',
-      'writes.field-limit',
-      'writes.contact-cap',
-    ],
+    caughtBy: ['auth.wrong-key', 'format.xml-content-type', ...ERROR_CHECKS],
     answer: (answer) =>
       isXml(answer)
         ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/html; charset=utf-8' } }
