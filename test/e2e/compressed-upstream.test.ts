@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
-import { spawnCliWithPeakRss } from '../helpers/cli.js';
+import { spawnCliWithPeakRss, startRecorderWithPeakRss } from '../helpers/cli.js';
 
 /**
  * A small compressed answer that inflates far past the bound of one answer: about 300 KB of gzip
@@ -81,21 +81,8 @@ describe('a small gzip answer that inflates past the bound of one answer', () =>
 
   it('record: the client gets the answer as sent, the HAR keeps it compressed and says why, memory bounded', async () => {
     const out = join(folder, 'bomb.har');
-    const recorder = run([
-      'record',
-      '--http',
-      '--port',
-      '0',
-      '--upstream',
-      upstreamUrl,
-      '--out',
-      out,
-    ]);
-    onTestFinished(() => {
-      if (recorder.child.exitCode === null) recorder.child.kill('SIGKILL');
-    });
-    while (!recorder.stdout().includes('Press Ctrl+C')) await new Promise((r) => setTimeout(r, 20));
-    const baseUrl = /Base URL\s+(\S+)/.exec(recorder.stdout())![1]!;
+    const recorder = await startRecorderWithPeakRss(upstreamUrl, out);
+    const { baseUrl } = recorder;
     // node:http, not fetch, which would inflate the answer itself.
     for (let i = 0; i < 4; i++) {
       const answer = await rawGet(`${baseUrl}/lists`);

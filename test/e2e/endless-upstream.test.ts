@@ -3,9 +3,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
-import { spawnCliWithPeakRss } from '../helpers/cli.js';
+import { spawnCliWithPeakRss, startRecorderWithPeakRss } from '../helpers/cli.js';
 
 /**
  * Outside attack, round 5, finding 3: record, verify and import read an upstream answer with no
@@ -83,21 +83,8 @@ describe('an endless upstream answer (attack 5, finding 3)', () => {
 
   it('record: the client gets a 502 naming the limit, the HAR notes it, memory bounded', async () => {
     const out = join(folder, 'endless.har');
-    const recorder = run([
-      'record',
-      '--http',
-      '--port',
-      '0',
-      '--upstream',
-      upstreamUrl,
-      '--out',
-      out,
-    ]);
-    onTestFinished(() => {
-      if (recorder.child.exitCode === null) recorder.child.kill('SIGKILL');
-    });
-    while (!recorder.stdout().includes('Press Ctrl+C')) await new Promise((r) => setTimeout(r, 20));
-    const baseUrl = /Base URL\s+(\S+)/.exec(recorder.stdout())![1]!;
+    const recorder = await startRecorderWithPeakRss(upstreamUrl, out);
+    const { baseUrl } = recorder;
     const answer = await fetch(`${baseUrl}/lists`);
     expect(answer.status).toBe(502);
     expect(await answer.text()).toContain(LIMIT_TEXT);

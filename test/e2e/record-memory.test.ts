@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarValidator } from '@har-sdk/validator';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
-import { spawnCliWithPeakRss } from '../helpers/cli.js';
+import { startRecorderWithPeakRss } from '../helpers/cli.js';
 
 /**
  * An upstream whose every answer is as large as record reads (32 MiB): a recording of any length
@@ -86,28 +86,7 @@ async function readEntries(file: string) {
   return entries;
 }
 
-/** `record` with its peak RSS, once it prints its base URL. */
-async function startRecord(out: string) {
-  const recorder = spawnCliWithPeakRss([
-    'record',
-    '--http',
-    '--port',
-    '0',
-    '--upstream',
-    upstreamUrl,
-    '--out',
-    out,
-  ]);
-  onTestFinished(() => {
-    if (recorder.child.exitCode === null) recorder.child.kill('SIGKILL');
-  });
-  while (!recorder.stdout().includes('Press Ctrl+C')) {
-    if (recorder.child.exitCode !== null) throw new Error((await recorder.exited).stderr);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const baseUrl = /Base URL\s+(\S+)/.exec(recorder.stdout())![1]!;
-  return { ...recorder, baseUrl };
-}
+const startRecord = (out: string) => startRecorderWithPeakRss(upstreamUrl, out);
 
 describe('record: a long recording of answers at the bound', () => {
   it(`holds what is in flight and not yet on disk: ${SEQUENTIAL} answers of 32 MiB one after another and ${AT_ONCE} at once, then one more continuing the file`, async () => {

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'vitest';
+import { afterEach, onTestFinished } from 'vitest';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -78,4 +78,30 @@ export function spawnCliWithPeakRss(args: string[]) {
     rss: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? Number.POSITIVE_INFINITY),
   }));
   return { child: cli.child, exited, stdout: cli.output };
+}
+
+/**
+ * `record --http` on a free port in front of `upstream`, writing `out`, with its peak RSS
+ * ({@link spawnCliWithPeakRss}), once it prints its base URL; killed when its test finishes.
+ */
+export async function startRecorderWithPeakRss(upstream: string, out: string) {
+  const recorder = spawnCliWithPeakRss([
+    'record',
+    '--http',
+    '--port',
+    '0',
+    '--upstream',
+    upstream,
+    '--out',
+    out,
+  ]);
+  onTestFinished(() => {
+    if (recorder.child.exitCode === null) recorder.child.kill('SIGKILL');
+  });
+  while (!recorder.stdout().includes('Press Ctrl+C')) {
+    if (recorder.child.exitCode !== null) throw new Error((await recorder.exited).stderr);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const baseUrl = /Base URL\s+(\S+)/.exec(recorder.stdout())![1]!;
+  return { ...recorder, baseUrl };
 }
