@@ -192,7 +192,12 @@ describe.skipIf(!available)('the inspector leaves no trace of itself, in headles
       )
       .toBe(1);
     expect(page.url()).toBe(`${origin}/__admin/ui`);
+    // One call at a time: the other server's overview is read once the call under way ends.
+    const otherOverview = page.waitForRequest((request) =>
+      request.url().endsWith('/__admin/servers/56789/overview'),
+    );
     await page.selectOption('#server', '56789');
+    await otherOverview;
     await page.selectOption('#server', '1234');
     await page.fill('#search', 'ann');
     await page.fill('#journal-filter', 'status=2xx');
