@@ -11,7 +11,7 @@ const api = (process.env.STRYKER_API_TESTS ?? '')
   .split(',')
   .map((name) => name.trim())
   .filter((name) => name !== '')
-  .map((name) => `test/api/${name}.test.ts`);
+  .map((name) => `test/api/**/${name}.test.ts`);
 
 export default defineConfig({
   test: {

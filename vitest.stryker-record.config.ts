@@ -9,8 +9,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'test/unit/record-*.test.ts',
-      'test/unit/har-file.test.ts',
+      'test/unit/cli/record-command.test.ts',
+      'test/unit/record/*.test.ts',
       'test/unit/key-files.test.ts',
       'test/e2e/record.test.ts',
       'test/e2e/record-echo.test.ts',

@@ -15,8 +15,8 @@ export default defineConfig({
   test: {
     include: [
       'test/unit/**/*.test.ts',
-      'test/api/replay*.test.ts',
-      'test/api/journal-body-as-sent.test.ts',
+      'test/api/replay/*.test.ts',
+      'test/api/journal/journal-body-as-sent.test.ts',
       'test/e2e/verify-command.test.ts',
       ...(process.env.STRYKER_SKIP_SLOW === '1' ? [] : slow),
     ],

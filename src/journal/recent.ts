@@ -31,6 +31,6 @@ export class Recent<T> {
  * cannot be seen from JavaScript, only in the garbage collector's figures (bench/recording.mjs).
  */
 export function recentTexts(size: number): Recent<string> {
-  // Stryker disable next-line ArrowFunction,ConditionalExpression: equivalent for strings (see above): a string never found again is kept again, and which of two equal strings comes back cannot be seen; `Recent` itself is tested on objects (test/unit/recent.test.ts)
+  // Stryker disable next-line ArrowFunction,ConditionalExpression: equivalent for strings (see above): a string never found again is kept again, and which of two equal strings comes back cannot be seen; `Recent` itself is tested on objects (test/unit/journal/recent.test.ts)
   return new Recent<string>(size, (kept, text) => kept === text, flatText);
 }

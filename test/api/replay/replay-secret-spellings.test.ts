@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { replayHar, replayReportJunit, replayReportText } from '../../../src/index.js';
+
+/**
+ * Outside attack, round 5, finding 6: replay's report showed the key when the HAR's
+ * `Authorization` started with a space, had a tab between scheme and credentials, was the second
+ * of two, or sat on an entry outside the API. Keys are learned from every credential header of
+ * every entry, read as leniently as a server reads them.
+ */
+const KEY = 'Real-Key_AAAAAAAAAAAAAAAA';
+const B64 = Buffer.from(`23456:${KEY}`).toString('base64');
+
+type Header = { name: string; value: string };
+function entry(url: string, headers: Header[], status = 200, text = '[]') {
+  return {
+    startedDateTime: '2026-01-01T00:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'GET',
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers,
+      queryString: [],
+      headersSize: -1,
+      bodySize: -1,
+    },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'Content-Type', value: 'application/json' }],
+      content: { size: text.length, mimeType: 'application/json', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+const API = `https://api.example.com/marketing/v1/lists?k=${KEY}`;
+const har = (...entries: unknown[]) => ({
+  log: { version: '1.2', creator: { name: 'x', version: '1' }, entries },
+});
+const auth = (value: string): Header => ({ name: 'Authorization', value });
+
+// Each recorded answer ({}) differs from the fake's list, so the report prints the path.
+const CASES: Record<string, object> = {
+  leadingSpace: har(entry(API, [auth(` Basic ${B64}`)], 200, '{}')),
+  tabSeparator: har(entry(API, [auth(`Basic\t${B64}`)], 200, '{}')),
+  extraSpaces: har(entry(API, [auth(`Basic    ${B64}  `)], 200, '{}')),
+  bearerTab: har(entry(API, [auth(`Bearer\t ${KEY}`)], 200, '{}')),
+  twoHeaders: har(
+    entry(
+      API,
+      [
+        auth(`Basic ${Buffer.from('23456:other-key-zzzzz').toString('base64')}`),
+        auth(`Bearer ${KEY}`),
+      ],
+      200,
+      '{}',
+    ),
+  ),
+  proxyAuthorization: har(
+    entry(API, [{ name: 'Proxy-Authorization', value: `Bearer ${KEY}` }], 200, '{}'),
+  ),
+  onNonApiEntry: har(
+    entry('https://app.example.com/page', [auth(`Basic ${B64}`)], 200, '{}'),
+    entry(API, [], 200, '{}'),
+  ),
+  onLaterNonApiEntry: har(
+    entry(API, [], 200, '{}'),
+    entry('https://app.example.com/logout', [auth(`Bearer ${KEY}`)], 200, '{}'),
+  ),
+};
+
+describe('replay: keys of every credential header, however spelt (attack 5, finding 6)', () => {
+  it.each(Object.entries(CASES))('%s: the report never shows the key', async (_name, document) => {
+    const report = await replayHar(document);
+    expect(report.drifted + report.notComparable).toBeGreaterThan(0);
+    const text = replayReportText(report) + replayReportJunit(report);
+    expect(text).toContain('<redacted>');
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('Real-Key');
+  });
+});
