@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -204,6 +204,7 @@ describe('verifyService against this fake', () => {
 
 describe('the verify and import commands, over HTTPS through the CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fms-verify-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const cli = (args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(
@@ -323,6 +324,7 @@ describe('verify exit codes and listings, through the CLI', () => {
       expect(only.stdout).toContain('2 passed, 0 failed, 0 skipped');
     } finally {
       await proxy.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
 
