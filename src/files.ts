@@ -54,7 +54,10 @@ export function loadSeed(seed: Seed | string): unknown {
  */
 const STALE_AFTER_MS = 10 * 60 * 1000;
 
-/** The temporary file a save by this process writes before renaming it over `file`. */
+/**
+ * The temporary file's name that saves of earlier versions used, known ahead (the pid shows in
+ * `ps`): no save writes it now; a start removes one a killed save of this pid left.
+ */
 export function temporaryFileOf(file: string, pid = process.pid): string {
   return `${file}.${pid}.tmp`;
 }
@@ -72,10 +75,13 @@ export function unguessableTemporaryOf(file: string): string {
 export const PRIVATE_FILE_MODE = 0o600;
 
 /**
- * Writes a temporary file next to `file` (`<file>.<pid>.tmp`), with `mode` (default 0644; a file
- * holding keys takes {@link PRIVATE_FILE_MODE}), and renames it over `file`: a crash never leaves
- * half a file, and the file has its mode from its first byte. A process killed mid-write (kill -9) leaves its temporary file, which
- * the next save, or the next start with this state file, removes ({@link removeStaleTemporaries}).
+ * Writes a temporary file next to `file`, under a name no one can guess
+ * ({@link unguessableTemporaryOf}), with `mode` (default 0644; a file holding keys takes
+ * {@link PRIVATE_FILE_MODE}), and renames it over `file`: a crash never leaves half a file, and
+ * the file has its mode from its first byte. A neighbour in a shared folder can neither plant a
+ * link nor a folder at the name to write through or to stop every save. A process killed mid-write
+ * (kill -9) leaves its temporary file, which the next save, or the next start with this state
+ * file, removes ({@link removeStaleTemporaries}).
  */
 export function writeFileAtomically(
   file: string,
@@ -83,10 +89,9 @@ export function writeFileAtomically(
   mode = 0o644,
 ): void {
   removeStaleTemporaries(file);
-  const temporary = temporaryFileOf(file);
+  const temporary = unguessableTemporaryOf(file);
   try {
-    // `wx`: a file (or a link) planted at the temporary name is refused, never written through.
-    rmSync(temporary, { force: true });
+    // `wx`: should a file or a link be at the name all the same, it is refused, never written through.
     if (typeof text === 'string') {
       writeFileSync(temporary, text, { mode, flag: 'wx' });
     } else {

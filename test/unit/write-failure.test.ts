@@ -1,15 +1,23 @@
 import {
+  lstatSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { temporaryFileOf, unwritableFileProblem, writeFailure } from '../../src/files.js';
+import {
+  temporaryFileOf,
+  unwritableFileProblem,
+  writeFailure,
+  writeFileAtomically,
+} from '../../src/files.js';
 
 const failure = (code: string | undefined, message = `${code}: raw`) =>
   Object.assign(new Error(message), code === undefined ? {} : { code });
@@ -53,6 +61,32 @@ describe('unwritableFileProblem: ENOENT names the folder only when it is missing
       expect(unwritableFileProblem('/proc/version')).toBe('no file can be created in its folder');
     },
   );
+});
+
+describe('writeFileAtomically in a shared folder', () => {
+  it('saves past a folder or a link a neighbour planted at the name a save could be guessed to use', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
+    try {
+      const state = join(folder, 'state.json');
+      const victim = join(folder, 'victim.txt');
+      writeFileSync(victim, 'precious');
+      // A folder cannot be removed as a file: a save that wrote `<file>.<pid>.tmp` failed on each try.
+      mkdirSync(temporaryFileOf(state));
+      writeFileAtomically(state, '{"a":1}\n', 0o600);
+      expect(readFileSync(state, 'utf8')).toBe('{"a":1}\n');
+      rmSync(temporaryFileOf(state), { recursive: true });
+      symlinkSync(victim, temporaryFileOf(state));
+      writeFileAtomically(state, ['{"a":', '2}\n'], 0o600);
+      expect(readFileSync(state, 'utf8')).toBe('{"a":2}\n');
+      expect(readFileSync(victim, 'utf8')).toBe('precious');
+      expect(lstatSync(state).isSymbolicLink()).toBe(false);
+      expect(statSync(state).mode & 0o777).toBe(0o600);
+      // Nothing of the saves is left beside the file.
+      expect(readdirSync(folder).sort()).toEqual(['state.json', 'victim.txt']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('unwritableFileProblem in a shared folder', () => {
