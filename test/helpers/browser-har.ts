@@ -1,17 +1,44 @@
 import type { Har } from '../../src/index.js';
 
+type Header = { name: string; value: string };
+
 /** One entry of a browser-style HAR: `Authorization` kept in clear, bodies as text or base64. */
-export interface BrowserEntry {
+export type BrowserEntry = {
   method: string;
-  path: string;
-  authorization: string;
   requestBody?: string;
   status: number;
   responseBody: string;
-  responseHeaders?: { name: string; value: string }[];
+  responseHeaders?: Header[];
+  /**
+   * The response's media type, as its `Content-Type` header (unless `responseHeaders` are given)
+   * and `content.mimeType`: JSON when not given. Replay reads an XML answer by it.
+   */
+  contentType?: string;
   /** The response body's text is base64 (of possibly compressed bytes). */
   base64?: boolean;
-}
+} & (
+  | {
+      /** The path under https://api.example.com/marketing/v1. */
+      path: string;
+      url?: never;
+    }
+  | {
+      /** The whole URL: for an entry outside the API, a query, or a URL that is no URL. */
+      url: string;
+      path?: never;
+    }
+) &
+  (
+    | { authorization: string; requestHeaders?: never }
+    | {
+        /**
+         * The request's headers, whole and in order, nothing added: for credentials spelt or
+         * placed oddly, several of them, or none.
+         */
+        requestHeaders: Header[];
+        authorization?: never;
+      }
+  );
 
 /** A HAR as a browser or Playwright writes it (the credentials in clear), of `entries`. */
 export function browserHar(entries: BrowserEntry[]): Har {
@@ -24,9 +51,9 @@ export function browserHar(entries: BrowserEntry[]): Har {
         time: 1,
         request: {
           method: entry.method,
-          url: `https://api.example.com/marketing/v1${entry.path}`,
+          url: entry.url ?? `https://api.example.com/marketing/v1${entry.path}`,
           httpVersion: 'HTTP/1.1',
-          headers: [
+          headers: entry.requestHeaders ?? [
             { name: 'Authorization', value: entry.authorization },
             { name: 'Content-Type', value: 'application/json' },
           ],
@@ -43,12 +70,15 @@ export function browserHar(entries: BrowserEntry[]): Har {
           statusText: '',
           httpVersion: 'HTTP/1.1',
           headers: entry.responseHeaders ?? [
-            { name: 'Content-Type', value: 'application/json; charset=utf-8' },
+            {
+              name: 'Content-Type',
+              value: entry.contentType ?? 'application/json; charset=utf-8',
+            },
           ],
           cookies: [],
           content: {
             size: entry.responseBody.length,
-            mimeType: 'application/json',
+            mimeType: entry.contentType ?? 'application/json',
             text: entry.responseBody,
             ...(entry.base64 ? { encoding: 'base64' } : {}),
           },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarInputError, replayHar } from '../../../src/index.js';
+import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 import { spawnCli } from '../../helpers/cli.js';
 
 /**
@@ -10,39 +11,18 @@ import { spawnCli } from '../../helpers/cli.js';
  * or a request method that is no HTTP method ("GE T"), made replay exit 3 with a stack trace.
  * Both are a bad HAR: HarInputError (exit 2) naming the entry index.
  */
-function entry(method: string, url: string, contentType: string, text: string) {
+function entry(method: string, url: string, contentType: string, text: string): BrowserEntry {
   return {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method,
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'Authorization', value: 'Basic 12345:<redacted>' }],
-      queryString: [],
-      headersSize: -1,
-      bodySize: -1,
-    },
-    response: {
-      status: 200,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'Content-Type', value: contentType }],
-      content: { size: text.length, mimeType: contentType, text },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
+    method,
+    url,
+    requestHeaders: [{ name: 'Authorization', value: 'Basic 12345:<redacted>' }],
+    status: 200,
+    contentType,
+    responseBody: text,
   };
 }
 const LISTS = 'https://api.example.com/marketing/v1/lists';
-const har = (...entries: unknown[]) => ({
-  log: { version: '1.2', creator: { name: 'x', version: '1' }, entries },
-});
+const har = (...entries: BrowserEntry[]) => browserHar(entries);
 const ok = entry('GET', LISTS, 'application/json', '[]');
 // Deep, within the size replay reads (MAX_XML_NODES): past it, an answer is not comparable
 // before its depth is seen (test/unit/replay/xml-bound.test.ts).

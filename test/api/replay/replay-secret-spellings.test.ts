@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replayHar, replayReportJunit, replayReportText } from '../../../src/index.js';
+import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 
 /**
  * Outside attack, round 5, finding 6: replay's report showed the key when the HAR's
@@ -11,39 +12,19 @@ const KEY = 'Real-Key_AAAAAAAAAAAAAAAA';
 const B64 = Buffer.from(`23456:${KEY}`).toString('base64');
 
 type Header = { name: string; value: string };
-function entry(url: string, headers: Header[], status = 200, text = '[]') {
+// The request's headers whole: each case places or spells the credentials its own way.
+function entry(url: string, headers: Header[], status = 200, text = '[]'): BrowserEntry {
   return {
-    startedDateTime: '2026-01-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'GET',
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers,
-      queryString: [],
-      headersSize: -1,
-      bodySize: -1,
-    },
-    response: {
-      status,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'Content-Type', value: 'application/json' }],
-      content: { size: text.length, mimeType: 'application/json', text },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: -1,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
+    method: 'GET',
+    url,
+    requestHeaders: headers,
+    status,
+    contentType: 'application/json',
+    responseBody: text,
   };
 }
 const API = `https://api.example.com/marketing/v1/lists?k=${KEY}`;
-const har = (...entries: unknown[]) => ({
-  log: { version: '1.2', creator: { name: 'x', version: '1' }, entries },
-});
+const har = (...entries: BrowserEntry[]) => browserHar(entries);
 const auth = (value: string): Header => ({ name: 'Authorization', value });
 
 // Each recorded answer ({}) differs from the fake's list, so the report prints the path.

@@ -16,6 +16,7 @@ import { compileSecrets, SecretSet } from '../../../src/redaction/secret-set.js'
 import { HarInputError } from '../../../src/replay/har-input.js';
 import { replayHar } from '../../../src/replay/replay.js';
 import { keyHider } from '../../../src/verify/verify.js';
+import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 
 // A key of some 20,000 characters made one regular expression of its forms too large for V8,
 // which threw at its first use, its message holding the whole source: replay exited 3 printing
@@ -123,36 +124,15 @@ describe('the index finds forms shorter than its anchor, as the regular expressi
 
 describe('replay with a recording that holds a very long key', () => {
   const key = longKey(25_000);
-  const entry = (url: string, text: string, status = 200) => ({
-    startedDateTime: '2026-01-01T00:00:00Z',
-    time: 1,
-    request: {
-      method: 'GET',
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'authorization', value: basic(12345, key) }],
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status,
-      statusText: 'OK',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [{ name: 'content-type', value: 'application/json' }],
-      content: { size: text.length, mimeType: 'application/json', text },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: text.length,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
+  const entry = (url: string, text: string, status = 200): BrowserEntry => ({
+    method: 'GET',
+    url,
+    requestHeaders: [{ name: 'authorization', value: basic(12345, key) }],
+    status,
+    contentType: 'application/json',
+    responseBody: text,
   });
-  const har = (...entries: object[]) => ({
-    log: { version: '1.2', creator: { name: 'test', version: '1' }, entries },
-  });
+  const har = (...entries: BrowserEntry[]) => browserHar(entries);
 
   it('replays it, and no line of the report holds the key', async () => {
     const report = await replayHar(

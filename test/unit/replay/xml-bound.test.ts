@@ -7,6 +7,7 @@ import { runReplayCommand } from '../../../src/cli/replay-command.js';
 import { MAX_XML_NODES, MAX_XML_TAG_NAMES, xmlTooLarge } from '../../../src/replay/body.js';
 import { serverIdOf } from '../../../src/replay/operations.js';
 import { replayHar } from '../../../src/replay/replay.js';
+import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 
 // Replay read a recorded XML answer whatever its shape: a root of a million attributes (a 14 MB
 // HAR) took it to 1.2 GB and 20 s, 3 million `<a/>` (12 MB) to 1.7 GB (an outside attack, H6).
@@ -14,39 +15,23 @@ import { replayHar } from '../../../src/replay/replay.js';
 // And a Basic username `0999` is read as the fake reads it (999: no server), where replay made it
 // a server of the inferred state, which then could not start (exit 3; L7).
 
-const entry = (authorization: string, contentType: string, text: string, status = 200) => ({
-  startedDateTime: '2026-01-01T00:00:00Z',
-  time: 1,
-  request: {
-    method: 'GET',
-    url: 'https://x/marketing/v1/lists',
-    httpVersion: 'HTTP/1.1',
-    cookies: [],
-    headers: [
-      { name: 'authorization', value: authorization },
-      { name: 'accept', value: contentType },
-    ],
-    queryString: [],
-    headersSize: -1,
-    bodySize: 0,
-  },
-  response: {
-    status,
-    statusText: 'OK',
-    httpVersion: 'HTTP/1.1',
-    cookies: [],
-    headers: [{ name: 'content-type', value: contentType }],
-    content: { size: text.length, mimeType: contentType, text },
-    redirectURL: '',
-    headersSize: -1,
-    bodySize: text.length,
-  },
-  cache: {},
-  timings: { send: 0, wait: 1, receive: 0 },
+const entry = (
+  authorization: string,
+  contentType: string,
+  text: string,
+  status = 200,
+): BrowserEntry => ({
+  method: 'GET',
+  path: '/lists',
+  requestHeaders: [
+    { name: 'authorization', value: authorization },
+    { name: 'accept', value: contentType },
+  ],
+  status,
+  contentType,
+  responseBody: text,
 });
-const har = (...entries: object[]) => ({
-  log: { version: '1.2', creator: { name: 'test', version: '1' }, entries },
-});
+const har = (...entries: BrowserEntry[]) => browserHar(entries);
 const AUTH = 'Basic 12345:<redacted>';
 const lists = (count: number) =>
   `<ArrayOfList xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.datacontract.org/2004/07/X">${Array.from(
