@@ -10,6 +10,7 @@ import { runVerifyCommand } from '../../src/cli/verify-command.js';
 import { verifyRecorded } from '../../src/cli/verify-har.js';
 import { InvalidOptionError } from '../../src/domain/errors.js';
 import { type FakeMarketingServer, verifyPlan } from '../../src/index.js';
+import { captureOutput } from '../helpers/captured-output.js';
 import { KEY, makeFake, SERVER_ID, smallSeed } from '../helpers/fake.js';
 
 // `verify` and `import` run in process, as the CLI runs them, against a fake on a real socket:
@@ -34,27 +35,8 @@ const ALL = verifyPlan(true);
 const account = () => ['--base-url', baseUrl, '--server-id', String(SERVER_ID), '--key', KEY];
 
 /** Runs the command in process; what it wrote to stdout and stderr. */
-async function run(
-  argv: string[],
-  command: 'verify' | 'import' = 'verify',
-  env: NodeJS.ProcessEnv = {},
-) {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runVerifyCommand(command, argv, env);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
+function run(argv: string[], command: 'verify' | 'import' = 'verify', env: NodeJS.ProcessEnv = {}) {
+  return captureOutput(() => runVerifyCommand(command, argv, env));
 }
 
 describe('verify: what it prints without sending anything', () => {

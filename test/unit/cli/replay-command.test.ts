@@ -11,6 +11,7 @@ import {
 } from '../../../src/cli/exit-codes.js';
 import { REPLAY_USAGE, runReplayCommand } from '../../../src/cli/replay-command.js';
 import { createFakeMarketingServer, type Har } from '../../../src/index.js';
+import { captureOutput } from '../../helpers/captured-output.js';
 import { KEY, SERVER_ID, smallSeed } from '../../helpers/fake.js';
 
 // `replay` run in process, as the CLI runs it: what it prints, writes and exits with. The e2e
@@ -47,23 +48,8 @@ function file(name: string, content: string | object): string {
 }
 
 /** Runs `replay argv` in process; what it wrote to stdout and stderr. */
-async function replay(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runReplayCommand(argv);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
+function replay(...argv: string[]) {
+  return captureOutput(() => runReplayCommand(argv));
 }
 
 /** The HAR with entry 0 answered 201 instead of 200: a drift. */

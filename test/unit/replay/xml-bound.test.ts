@@ -8,6 +8,7 @@ import { MAX_XML_NODES, MAX_XML_TAG_NAMES, xmlTooLarge } from '../../../src/repl
 import { serverIdOf } from '../../../src/replay/operations.js';
 import { replayHar } from '../../../src/replay/replay.js';
 import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
+import { captureOutput } from '../../helpers/captured-output.js';
 
 // Replay read a recorded XML answer whatever its shape: a root of a million attributes (a 14 MB
 // HAR) took it to 1.2 GB and 20 s, 3 million `<a/>` (12 MB) to 1.7 GB (an outside attack, H6).
@@ -122,13 +123,8 @@ describe('a Basic username that is no server id', () => {
         ),
       ),
     );
-    let stdout = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      stdout += String(chunk);
-      return true;
-    });
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    expect(await runReplayCommand([path])).toBe(EXIT_DRIFT);
+    const { code, stdout } = await captureOutput(() => runReplayCommand([path]));
+    expect(code).toBe(EXIT_DRIFT);
     expect(stdout).toContain('DRIFT #0 GET /marketing/v1/lists');
     expect(stdout).toContain('status: recorded 200, fake 401');
     expect(stdout).toContain('1 match, 1 drift');
