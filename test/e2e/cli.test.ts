@@ -8,20 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { localhostCertificateOnce } from '../../src/certificate.js';
 import { CLI, spawnCliPerTest, started } from '../helpers/cli.js';
 import { basic, smallSeed } from '../helpers/fake.js';
+import { freePort } from '../helpers/free-port.js';
 import { send } from '../helpers/request.js';
 
 const run = spawnCliPerTest();
 
 const dir = mkdtempSync(join(tmpdir(), 'fms-cli-'));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the sandbox CLI', () => {
   it('starts on the default seed over HTTPS, prints a readable block, and stops cleanly on SIGTERM', async () => {

@@ -1,11 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { dockerProblem } from '../helpers/docker.js';
 import { AUTH, smallSeed } from '../helpers/fake.js';
+import { freePort } from '../helpers/free-port.js';
 import { IMAGE_TAG, repositoryUrl } from '../helpers/package.js';
 import { send } from '../helpers/request.js';
 
@@ -13,34 +14,7 @@ import { send } from '../helpers/request.js';
 const IMAGE = IMAGE_TAG;
 const run = promisify(execFile);
 
-function dockerProblem(): string | undefined {
-  try {
-    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 });
-  } catch {
-    return 'no Docker engine answers (`docker info` failed)';
-  }
-  try {
-    execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'ignore' });
-  } catch {
-    return `no image ${IMAGE}: build it with \`npm run image\``;
-  }
-  return undefined;
-}
-
-const problem = dockerProblem();
-// Under CI a missing engine or image is a failure, never a silent skip.
-if (problem && process.env.CI === 'true') throw new Error(`container tests cannot run: ${problem}`);
-if (problem) console.warn(`container.test.ts: skipped, ${problem}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const problem = dockerProblem('container.test.ts');
 
 /** A folder the container's non-root user (uid 1000) can write to. */
 function sharedFolder(name: string): string {

@@ -4,15 +4,16 @@
  * summary must say that every test passed, with the expected count. A failure prints the child's
  * whole output.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { connectFakeMarketingServer } from 'fake-marketing-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerProblem } from '../helpers/docker.js';
+import { freePort } from '../helpers/free-port.js';
 import { IMAGE_TAG } from '../helpers/package.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,25 +34,7 @@ const VITEST_TIMEOUTS = ['--testTimeout=20000', '--hookTimeout=30000'];
 const IMAGE = IMAGE_TAG;
 const run = promisify(execFile);
 
-function dockerProblem(): string | undefined {
-  try {
-    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 });
-  } catch {
-    return 'no Docker engine answers (`docker info` failed)';
-  }
-  try {
-    execFileSync('docker', ['image', 'inspect', IMAGE], { stdio: 'ignore' });
-  } catch {
-    return `no image ${IMAGE}: build it with \`npm run image\``;
-  }
-  return undefined;
-}
-
-const problem = dockerProblem();
-// Under CI a missing engine or image is a failure, never a silent skip.
-if (problem && process.env.CI === 'true')
-  throw new Error(`the shard recipe cannot run: ${problem}`);
-if (problem) console.warn(`recipes.test.ts: the container shard recipe is skipped, ${problem}`);
+const problem = dockerProblem('recipes.test.ts: the container shard recipe');
 
 interface Finished {
   command: string;
@@ -127,17 +110,6 @@ function expectPassed(run: Finished, summary: object, expected: object): void {
 /** Every file under a folder, relative to it: a recipe must leave nothing behind. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 describe('recipes: one fake shared across test files and processes', () => {
