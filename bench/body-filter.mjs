@@ -1,7 +1,8 @@
 // The bound on journal `body` filters (docs/journal.md): how long one filtered read of a full
 // journal, and one new entry against 100 pending waits with costly filters, hold the event loop.
 // `npm run build && node bench/body-filter.mjs`: prints one JSON object (median and worst of 7
-// runs, in ms). The shapes are those of outside attack 2, finding 1, and attack 3, finding 3.
+// runs, in ms). The shapes are the costly ones test/api/journal/journal-filter-budget.test.ts and
+// journal-filter-wide.test.ts bound.
 import { createFakeMarketingServer } from '../dist/index.js';
 
 const SERVER_ID = 12345;
@@ -53,7 +54,7 @@ results.readLateMatch1000x56KiB = timed(() => big.requests({ body: LATE }));
 results.readCheap1000x56KiB = timed(() => big.requests({ body: { emailAddress: 'y' } }));
 await big.close();
 
-// Outside attack 3, finding 3: objects of 6,000 properties, a filter of 900 names they lack.
+// Objects of 6,000 properties, a filter of 900 names they lack.
 const WIDE = JSON.stringify({
   emailAddress: 'x@example.com',
   ...Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`K${i}`, 0])),

@@ -38,7 +38,7 @@ function readPem(file: string, flag: string): string {
   }
 }
 
-// The subcommands are imported when run: the sandbox's start-up (issue 18) loads none of their
+// The subcommands are imported when run: the sandbox's start-up, kept short, loads none of their
 // code (verify's checks, the recorder's proxy, replay's comparisons, HAR reading).
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);

@@ -196,7 +196,7 @@ interface Anchored {
  * characters found there. An index of the forms' first characters was not enough: keys that share
  * a prefix (`tenant-key-1`, `tenant-key-2`...) all sat under one entry, and a string of that
  * prefix repeated was compared with every key at every place, a second or more per request with
- * a few hundred servers (an outside attacker's finding).
+ * a few hundred servers, from one anonymous request.
  */
 export class Anchors {
   private readonly byHash = new Map<number, Anchored[]>();

@@ -1,5 +1,5 @@
-// What the CLI loads to start the sandbox (issue 18). Start-up is timed by bench/startup.mjs, not
-// here: these tests count what is loaded, and when.
+// What the CLI loads to start the sandbox. Start-up is timed by bench/startup.mjs, not here: these
+// tests count what is loaded, and when.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

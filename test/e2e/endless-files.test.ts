@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnCliPerTest } from '../helpers/cli.js';
 
 // A file given by mistake that never ends (a device, a FIFO nobody writes) is refused at once with
-// exit 2, naming it: it was read until memory ran out (outside attack, round 4).
+// exit 2, naming it, instead of being read until memory runs out.
 
 const run = spawnCliPerTest();
 

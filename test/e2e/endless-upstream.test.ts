@@ -8,9 +8,9 @@ import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
 import { spawnCliWithPeakRss, startRecorderWithPeakRss } from '../helpers/cli.js';
 
 /**
- * Outside attack, round 5, finding 3: record, verify and import read an upstream answer with no
- * bound (GBs of RSS within seconds). Each keeps at most MAX_ANSWER_BYTES of one answer, stops
- * reading past it, and says so; record stops reading when its client went away.
+ * Record, verify and import read an upstream answer with no bound (GBs of RSS within seconds). Each
+ * keeps at most MAX_ANSWER_BYTES of one answer, stops reading past it, and says so; record stops
+ * reading when its client went away.
  * The upstream here answers 200 with a JSON body that goes on for CAP bytes (without the bound
  * each command would hold all of it), or slowly, to see a cancelled client stop it.
  */
@@ -61,7 +61,7 @@ const run = spawnCliWithPeakRss;
 const target = ['--server-id', '12345', '--key', 'endless-key-123456'];
 const LIMIT_TEXT = `larger than ${MAX_ANSWER_BYTES} bytes (32 MiB)`;
 
-describe('an endless upstream answer (attack 5, finding 3)', () => {
+describe('an endless upstream answer', () => {
   it('verify: exit 3 naming the limit, memory bounded, reading stopped', async () => {
     const { exited } = run(['verify', '--base-url', upstreamUrl, ...target]);
     const { code, stdout, stderr, rss } = await exited;

@@ -4,8 +4,8 @@ import { exchange, statusOf } from '../helpers/raw-socket.js';
 import { listeningFake, OVER_HTTP_AND_HTTPS } from '../helpers/socket-fake.js';
 
 /**
- * A URL whose percent escapes cannot be decoded (outside attack, round 5, finding 5). fastify's
- * router refuses it before any hook, so it was answered 400 unjournaled and past every fault.
+ * A URL whose percent escapes cannot be decoded. fastify's router refuses it before any hook, so it
+ * was answered 400 unjournaled and past every fault.
  * It is a request under /marketing/ like any other: journaled, faulted, then 400 as an ASP.NET
  * service answers a URL it cannot decode. Raw sockets, since no HTTP client sends such a URL.
  */

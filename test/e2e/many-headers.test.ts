@@ -4,9 +4,9 @@ import { exchange, statusOf } from '../helpers/raw-socket.js';
 import { listeningFake, OVER_HTTP_AND_HTTPS } from '../helpers/socket-fake.js';
 
 /**
- * No header field is dropped unseen (finding 4: past Node's 2,000th field, a second Host, an
- * Origin or a Sec-Fetch-Site went unread and the request got 200). At most 100 fields, all read;
- * more get 431 on every route, whatever their size under the 16 KiB limit.
+ * No header field is dropped unseen (without the limit, past Node's 2,000th field, a second Host,
+ * an Origin or a Sec-Fetch-Site goes unread and the request gets 200). At most 100 fields, all
+ * read; more get 431 on every route, whatever their size under the 16 KiB limit.
  */
 describe.each(OVER_HTTP_AND_HTTPS)(
   'header fields over %s, through a real socket',

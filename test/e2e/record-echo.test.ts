@@ -8,17 +8,17 @@ import { startRecorder } from '../../src/index.js';
 import { exchange } from '../helpers/raw-socket.js';
 
 /**
- * Outside attack, round 5, finding 1: a service (or a gateway) that echoes the credentials in a
- * response header left the key in clear in the HAR that `record` (and `verify --har`, the same
- * recorder) writes. Response headers go through the same redaction as request headers: names
- * and values, `Authorization`-like ones keeping the Basic username only.
+ * A service (or a gateway) that echoes the credentials in a response header left the key in clear
+ * in the HAR that `record` (and `verify --har`, the same recorder) writes. Response headers go
+ * through the same redaction as request headers: names and values, `Authorization`-like ones
+ * keeping the Basic username only.
  */
 const KEY = 'Rec0rded-Secret-Key';
 const ID = '12345';
 const b64 = (text: string, encoding: BufferEncoding = 'latin1') =>
   Buffer.from(text, encoding).toString('base64');
 
-/** The spellings the tester sent, each as the request's credential header lines. */
+/** The spellings a client sends, each as the request's credential header lines. */
 const SPELLINGS: Record<string, string[]> = {
   basic: [`Authorization: Basic ${b64(`${ID}:${KEY}`)}`],
   basicLower: [`Authorization: basic ${b64(`${ID}:${KEY}`)}`],
@@ -80,7 +80,7 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describe('record: credentials echoed in response headers (attack 5, finding 1)', () => {
+describe('record: credentials echoed in response headers', () => {
   it.each(Object.entries(SPELLINGS))('%s: no form of the key in the HAR', async (name, lines) => {
     const out = join(folder, `${name}.har`);
     const recorder = await startRecorder({ upstream: upstreamUrl, out, https: false });

@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startRecorder } from '../../src/index.js';
 
 /**
- * Outside attack, round 5, finding 9: `record --upstream` pointing at the recorder itself made
- * one client request ten thousand exchanges. The recorder names itself in the `Via` header of
- * what it forwards; a request that comes back with it is refused with 508 Loop Detected.
+ * `record --upstream` pointing at the recorder itself made one client request ten thousand
+ * exchanges. The recorder names itself in the `Via` header of what it forwards; a request that
+ * comes back with it is refused with 508 Loop Detected.
  */
 const folder = mkdtempSync(join(tmpdir(), 'record-loop-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('record: an upstream that is the recorder itself (attack 5, finding 9)', () => {
+describe('record: an upstream that is the recorder itself', () => {
   it('answers 508 Loop Detected saying so, and records one exchange', async () => {
     const port = await freePort();
     const out = join(folder, 'loop.har');

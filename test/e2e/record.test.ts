@@ -107,7 +107,7 @@ describe('the recording proxy', () => {
     });
   });
 
-  it('redacts a learned key spelt with only some characters percent-escaped (attack 3, finding 1)', async () => {
+  it('redacts a learned key spelt with only some characters percent-escaped', async () => {
     const key = 'Tk/9+ab_cDe-77Q';
     const { serverId } = fake.addServer({ key });
     const out = harPath();
@@ -309,7 +309,7 @@ describe('fake-marketing-server record (the CLI)', () => {
     ['http://12345:sandbox-key-12345@127.0.0.1:9/marketing/v1', 'http://127.0.0.1:9'],
     ['https://:sandbox-key-12345@api.example.com', 'https://api.example.com'],
     ['https://sandbox-key-12345@api.example.com', 'https://api.example.com'],
-    // Attack 3, finding 4: mis-typed slashes, which a URL parser reads all the same.
+    // Mis-typed slashes, which a URL parser reads all the same.
     ['http:/12345:sandbox-key-12345@127.0.0.1:9', 'http://127.0.0.1:9'],
     ['http:\\12345:sandbox-key-12345@127.0.0.1:9', 'http://127.0.0.1:9'],
     ['http:12345:sandbox-key-12345@127.0.0.1:9/x?k=sandbox-key-12345', 'http://127.0.0.1:9'],

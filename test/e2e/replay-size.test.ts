@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, spawnCli } from '../helpers/cli.js';
 
 /**
- * Outside attack, round 5, finding 8: replay peaked at about 40 times the HAR's size and read a
- * HAR of any size. Past --max-har-size (100 MiB by default) it refuses the file (exit 2) saying
- * how to raise the bound; and it no longer holds every injected request until it ends.
+ * Replay peaked at about 40 times the HAR's size and read a HAR of any size. Past --max-har-size
+ * (100 MiB by default) it refuses the file (exit 2) saying how to raise the bound; and it no longer
+ * holds every injected request until it ends.
  */
 const MiB = 1024 * 1024;
 const folder = mkdtempSync(join(tmpdir(), 'replay-size-'));
@@ -22,7 +22,7 @@ function sparse(name: string, size: number): string {
   return file;
 }
 
-describe('replay: the size of a HAR (attack 5, finding 8)', () => {
+describe('replay: the size of a HAR', () => {
   it('refuses a file past the default 100 MiB with exit 2, naming the flag', async () => {
     const file = sparse('big.har', 100 * MiB + 1);
     const { code, stderr } = await spawnCli(['replay', file]).exited;

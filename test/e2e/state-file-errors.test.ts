@@ -26,7 +26,7 @@ describe('the sandbox with a --state-file it cannot write', () => {
     },
   );
 
-  // Attack 3, finding 7: /proc exists, but no file can be made in it (ENOENT all the same).
+  // /proc exists, but no file can be made in it (ENOENT all the same).
   it.runIf(process.platform === 'linux')(
     'a file in a folder that takes no new file (/proc/version): the right reason',
     async () => {

@@ -6,8 +6,8 @@ import { listeningFake, OVER_HTTP_AND_HTTPS } from '../helpers/socket-fake.js';
 
 /**
  * A `status` fault gives the client a real final answer, and the journal records exactly that
- * answer (finding 6: a 100 left the client with an interim answer and nothing after it; a 204 or
- * 304 sent no body while the journal recorded one).
+ * answer (without this, a 100 leaves the client with an interim answer and nothing after it; a
+ * 204 or 304 sends no body while the journal records one).
  */
 interface WireAnswer {
   readonly status: number;

@@ -5,8 +5,8 @@ import { send } from '../helpers/request.js';
 
 /**
  * `thumbnailUrl` always points at the fake: a Host header is used only when it is one host and
- * an optional port; anything else (the outside tester's `localhost:P@evil.example`, `a"b<c>&d`)
- * falls back to the address the connection came in on (finding 13).
+ * an optional port; anything else (a hostile client's `localhost:P@evil.example`, `a"b<c>&d`)
+ * falls back to the address the connection came in on.
  */
 describe.each([
   ['HTTP', false],
@@ -58,8 +58,8 @@ describe.each([
     '[not-v6]:80',
     'evil example',
     '',
-    // Attack 3, finding 5: a name that ends in a number is an IPv4 address to a URL parser, and
-    // these are none: the URL built on them did not parse.
+    // A name that ends in a number is an IPv4 address to a URL parser, and these are none: a URL
+    // built on them does not parse.
     '256.1.1.1',
     '1.2.3.4.5',
     '999.1.1.1:PORT',

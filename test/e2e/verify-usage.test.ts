@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 
 /**
- * Outside attack, round 5, minor: `verify --server-id <a word>` said "--server-id is required"
- * although it was given. It says what is wrong, never repeating the value (a key given there by
- * mistake is not printed).
+ * `verify --server-id <a word>` said "--server-id is required" although it was given. It says what
+ * is wrong, never repeating the value (a key given there by mistake is not printed).
  */
 const BASE = ['--base-url', 'http://127.0.0.1:9/marketing/v1', '--key', 'some-key-123456'];
 

@@ -10,9 +10,9 @@ import { MAX_WAITS } from '../../src/journal/journal.js';
 import { makeFake } from '../helpers/fake.js';
 
 /**
- * A wait pending when the fake stops (outside attack, round 5, finding 10): it was answered 409,
- * which docs/control-api.md did not list and which says the request conflicts with a resource.
- * The server is going away, so 503, as for any request a stopping server turns away.
+ * A wait pending when the fake stops was answered 409, which docs/control-api.md did not list and
+ * which says the request conflicts with a resource. The server is going away, so 503, as for any
+ * request a stopping server turns away.
  */
 describe('a wait pending when the fake closes', () => {
   it('GET /__admin/requests/wait is answered 503 with the message, at once', async () => {

@@ -268,7 +268,7 @@ describe('every control route and field, fuzzed', () => {
     );
   });
 
-  /** Every JSON value that is not an object: JSON `null` once read as "no body" (finding 11). */
+  /** Every JSON value that is not an object: JSON `null` must not read as "no body". */
   const NOT_OBJECTS = ['null', '[]', '[{}]', '0', '1', '-1.5', '""', '"x"', 'true', 'false'];
 
   // GET bodies are never read (fastify parses none): reads change nothing whatever they carry.

@@ -8,11 +8,11 @@ import { browserHar } from '../helpers/browser-har.js';
 import { addServerOverHttp, basic, call, useFake } from '../helpers/fake.js';
 
 /**
- * Outside attack, round 3, finding 1: a key holding `/` and `+` sent with only some of its
- * characters percent-escaped (`Tk/9%2Bab...`, as Python's `urllib.parse.quote` writes it, or
- * `Tk%2f9+ab...`) was kept in clear by the journal (URL, query, bodies), its HAR, record's HAR and
- * replay's report. Whatever subset of a key's characters is escaped, in whatever hex case, in a
- * path, a query, a form or a JSON body, none of them holds the key.
+ * A key holding `/` and `+` sent with only some of its characters percent-escaped (`Tk/9%2Bab...`,
+ * as Python's `urllib.parse.quote` writes it, or `Tk%2f9+ab...`) was kept in clear by the journal
+ * (URL, query, bodies), its HAR, record's HAR and replay's report. Whatever subset of a key's
+ * characters is escaped, in whatever hex case, in a path, a query, a form or a JSON body, none of
+ * them holds the key.
  */
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -22,7 +22,7 @@ const keyOf = (alphabet: string) =>
   fc
     .array(fc.constantFrom(...alphabet), { minLength: 8, maxLength: 24 })
     .map((chars) => chars.join(''));
-/** Base64 keys always hold both `/` and `+` here: the mix the attack used. */
+/** Base64 keys always hold both `/` and `+` here: the mix that was kept in clear. */
 const KEY = fc.oneof(
   keyOf(BASE64).map((key) => `${key.slice(0, 3)}/${key.slice(3, 6)}+${key.slice(6)}`),
   keyOf(BASE64),
@@ -71,7 +71,7 @@ const places = (spelt: string) => ({
 });
 
 describe('a key with some of its characters percent-escaped', () => {
-  it('the examples of the attack', () => {
+  it("redacts the known spellings: Python's quote, and %2f or %2b in lower case", () => {
     const key = 'Tk/9+ab_cDe-77Q';
     const redactor = new Redactor({ revision: () => 1, secrets: () => [key] }, 64 * 1024);
     for (const spelt of ['Tk/9%2Bab_cDe-77Q', 'Tk%2f9+ab_cDe-77Q', 'Tk/9%2bab_cDe-77Q']) {

@@ -13,9 +13,9 @@ import {
   WHOLE_READ_BYTES,
 } from '../../src/json-file.js';
 
-// Seeds and state files were read whole, as one string, before anything judged them (an outside
-// attack, M6): a 1 GB file of NUL bytes took 1.1 GB of memory to be refused, and a state past
-// 512 MiB, which the fake saves in pieces, could never be loaded again (no string is that long).
+// Seeds and state files were read whole, as one string, before anything judged them: a 1 GB file of
+// NUL bytes took 1.1 GB of memory to be refused, and a state past 512 MiB, which the fake saves in
+// pieces, could never be loaded again (no string is that long).
 // A file is now judged by its first bytes, and one past WHOLE_READ_BYTES is parsed as it is read.
 
 let folder: string;

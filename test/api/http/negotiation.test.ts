@@ -24,7 +24,7 @@ describe('Accept negotiation', () => {
     // Java's HttpURLConnection default: */* is the best supported match, so JSON.
     ['text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2', 'json'],
     ['not a media type at all', 'json'],
-    // Parameters other than q are ignored, as ASP.NET's formatters match them (round 5, finding 4).
+    // Parameters other than q are ignored, as ASP.NET's formatters match them.
     ['text/xml; charset=utf-8', 'xml'],
     ['application/xml; charset=utf-8', 'xml'],
     ['application/xml;charset=UTF-8', 'xml'],

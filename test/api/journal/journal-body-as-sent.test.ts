@@ -3,10 +3,10 @@ import { createFakeMarketingServer, replayHar } from '../../../src/index.js';
 import { AUTH, smallSeed } from '../../helpers/fake.js';
 
 /**
- * Outside attack, round 2, finding 5: a body the API refuses as not valid JSON by its own rules
- * (a name given twice) was shown by the journal as the JSON object `JSON.parse` makes of it (the
- * first value dropped), so a body filter matched a value the client never sent alone, and
- * replaying the fake's own HAR drifted (recorded 400, replayed 200).
+ * A body the API refuses as not valid JSON by its own rules (a name given twice) is shown by the
+ * journal as sent. Shown as the JSON object `JSON.parse` makes of it (the first value dropped), a
+ * body filter matched a value the client never sent alone, and replaying the fake's own HAR
+ * drifted (recorded 400, replayed 200).
  */
 const REFUSED = [
   ['a name given twice', '{"emailAddress":"a@example.com","emailAddress":"b@example.com"}'],

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AUTH, call, makeFake, useFake } from '../../helpers/fake.js';
 
 // docs/journal.md: "`durationMs` runs from arrival to the answer (or the cut connection), on the
-// real clock." (Outside attack, round 6: every entry said 0 once fastify no longer timed replies.)
+// real clock." fastify no longer times replies: without the fake's own clock every entry says 0.
 
 describe('durationMs', () => {
   const fake = useFake();
@@ -42,7 +42,7 @@ function sendLists(url: string) {
 }
 
 describe('durationMs of a request held without an answer (no-response)', () => {
-  // Outside attack, round 7: recorded when held, it kept the ~0 ms it had then.
+  // Recorded when held, it must not keep the ~0 ms it had then.
   it('is recorded at once, and runs to when the client gave up', async () => {
     await using fake = await makeFake();
     const { url } = await fake.listen({ https: false });

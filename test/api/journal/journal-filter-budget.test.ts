@@ -12,9 +12,9 @@ import { call, useFake } from '../../helpers/fake.js';
 import { addByEmailRecord } from '../../helpers/journal-record.js';
 
 /**
- * The attacker's shapes (outside attack, round 2, finding 1): bodies of 2,000 small objects (just
- * under the 64 KiB journal body limit), and body filters of 120 object items. Work is counted as the values a filter reads from the bodies
- * (a proxy counts every property read), never timed.
+ * The costly shapes: bodies of 2,000 small objects (just under the 64 KiB journal body limit), and
+ * body filters of 120 object items. Work is counted as the values a filter reads from the bodies (a
+ * proxy counts every property read), never timed.
  */
 const ITEMS = 2000;
 const bodyOf = (items = ITEMS) => ({
@@ -212,7 +212,7 @@ describe('over HTTP', () => {
 });
 
 describe('the messages of waits timing out together share one budget', () => {
-  /** The attacker's shape (outside attack, round 3, finding 2): sinceId past the journal. */
+  /** The costly shape: sinceId past the journal, so every wait times out. */
   const pastTheJournal = (entries: number) => ({ sinceId: entries, body: noMatchFilter });
   const NOT_SHOWN = `The closest recorded requests are not shown: the waits that timed out in the last second spent the ${MAX_FILTER_STEPS} steps their messages share`;
 

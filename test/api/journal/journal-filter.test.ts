@@ -39,8 +39,8 @@ describe('journal filters: what is refused, and how', () => {
     );
   });
 
-  // Attack 3, finding 7: 1 to 99 are no HTTP status, and "0xx" no class (0 alone is the entry
-  // of a request that got no response).
+  // 1 to 99 are no HTTP status, and "0xx" no class (0 alone is the entry of a request that got no
+  // response).
   it.each([
     [-1],
     [1],

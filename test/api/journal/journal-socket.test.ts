@@ -170,7 +170,7 @@ describe('a body nothing read, arriving late over a real socket', () => {
   });
 
   // A 415 is decided after the body step has piped a chunked body into its counting stream, which
-  // holds the request paused once 16 KiB wait in it (outside attack, round 7: it hung for good).
+  // holds the request paused once 16 KiB wait in it; left so, the request hangs for good.
   const plainChunked = () =>
     head('PUT', '/marketing/v1/lists/1/contacts', {
       authorization: AUTH,

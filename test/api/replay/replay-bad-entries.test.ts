@@ -7,9 +7,9 @@ import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 import { spawnCli } from '../../helpers/cli.js';
 
 /**
- * Outside attack, round 5, finding 7: a recorded XML answer nested deeper than the parser goes,
- * or a request method that is no HTTP method ("GE T"), made replay exit 3 with a stack trace.
- * Both are a bad HAR: HarInputError (exit 2) naming the entry index.
+ * A recorded XML answer nested deeper than the parser goes, or a request method that is no HTTP
+ * method ("GE T"), made replay exit 3 with a stack trace. Both are a bad HAR: HarInputError (exit
+ * 2) naming the entry index.
  */
 function entry(method: string, url: string, contentType: string, text: string): BrowserEntry {
   return {
@@ -63,7 +63,7 @@ const CASES: [string, object, RegExp, object?][] = [
   ],
 ];
 
-describe('replay: bad entries are a bad HAR (attack 5, finding 7)', () => {
+describe('replay: bad entries are a bad HAR', () => {
   it.each(CASES)(
     '%s: HarInputError naming the entry',
     async (_name, document, message, options) => {

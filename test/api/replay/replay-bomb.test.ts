@@ -66,7 +66,7 @@ describe('replay decodes compressed bodies within a bound', () => {
   );
 
   it('a base64 body that is not compressed is bounded too: past the bound, not comparable', async () => {
-    // Measured from the text's length: the 32 MiB are never decoded (outside attack, round 3, 6).
+    // Measured from the text's length: the 32 MiB are never decoded.
     const past = Buffer.alloc(MAX_DECODED_BODY_BYTES + 1, 0x20);
     const report = await replayHar(harOf(past, 'identity'));
     expect(report.results[0]).toMatchObject({

@@ -3,10 +3,10 @@ import { replayHar, replayReportJunit, replayReportText } from '../../../src/ind
 import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 
 /**
- * Outside attack, round 5, finding 6: replay's report showed the key when the HAR's
- * `Authorization` started with a space, had a tab between scheme and credentials, was the second
- * of two, or sat on an entry outside the API. Keys are learned from every credential header of
- * every entry, read as leniently as a server reads them.
+ * Replay's report showed the key when the HAR's `Authorization` started with a space, had a tab
+ * between scheme and credentials, was the second of two, or sat on an entry outside the API. Keys
+ * are learned from every credential header of every entry, read as leniently as a server reads
+ * them.
  */
 const KEY = 'Real-Key_AAAAAAAAAAAAAAAA';
 const B64 = Buffer.from(`23456:${KEY}`).toString('base64');
@@ -57,7 +57,7 @@ const CASES: Record<string, object> = {
   ),
 };
 
-describe('replay: keys of every credential header, however spelt (attack 5, finding 6)', () => {
+describe('replay: keys of every credential header, however spelt', () => {
   it.each(Object.entries(CASES))('%s: the report never shows the key', async (_name, document) => {
     const report = await replayHar(document);
     expect(report.drifted + report.notComparable).toBeGreaterThan(0);

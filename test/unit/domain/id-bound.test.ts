@@ -9,7 +9,7 @@ import { thrownBy } from '../../helpers/thrown.js';
 /**
  * Ids are 32-bit, as the service's (an ASP.NET `int`): seeds refuse ids past 2^31 - 1 and
  * counters past one more, and an add that would need an id past it is a 409, never a duplicate
- * (finding 2: a contact id of 2^53 - 1 made the next adds share 2^53).
+ * (without the bound, a contact id of 2^53 - 1 makes the next adds share 2^53).
  */
 const tenantOf = (into: Store) => into.tenant(1234)!;
 

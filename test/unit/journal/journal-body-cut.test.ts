@@ -4,9 +4,9 @@ import { type CutBody, keep } from '../../../src/journal/journal-body.js';
 import { addByEmailRecord } from '../../helpers/journal-record.js';
 
 /**
- * Outside attack, round 2, finding 12: a request body of 2-byte characters cut at 65,536 bytes
- * was kept as 65,538 bytes ending in "éé�": the cut split a character, which then read as
- * U+FFFD (3 bytes). A cut body never exceeds the limit and never ends inside a character.
+ * A request body of 2-byte characters cut at 65,536 bytes was kept as 65,538 bytes ending in "éé�":
+ * the cut split a character, which then read as U+FFFD (3 bytes). A cut body never exceeds the
+ * limit and never ends inside a character.
  */
 const MARKER = '…[truncated';
 
@@ -47,7 +47,7 @@ describe('a cut body', () => {
     }
   }
 
-  it('the attacker\'s body: 40,000 "é" at the default 64 KiB limit', () => {
+  it('keeps a body of 40,000 "é" within the default 64 KiB limit, ending on a whole "é"', () => {
     const body = JSON.stringify({ emailAddress: 'big@example.com', firstName: 'é'.repeat(40_000) });
     for (const kept of shown(body, 64 * 1024, 'buffer')) {
       expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(64 * 1024);

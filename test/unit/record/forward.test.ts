@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseUpstream } from '../../../src/record/forward.js';
 
 /**
- * Outside attack, round 3, finding 4: refusing a mis-typed credentialed `--upstream` repeated the
- * key. A message about `--upstream` shows what it can of the address (its origin, or for text
- * that is no URL the host part) and never credentials, a path, a query or a fragment.
+ * Refusing a mis-typed credentialed `--upstream` repeated the key. A message about `--upstream`
+ * shows what it can of the address (its origin, or for text that is no URL the host part) and never
+ * credentials, a path, a query or a fragment.
  */
 const KEY = 'sandbox-key-12345';
 

@@ -18,10 +18,10 @@ import { replayHar } from '../../../src/replay/replay.js';
 import { keyHider } from '../../../src/verify/verify.js';
 import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 
-// A key of some 20,000 characters made one regular expression of its forms too large for V8,
-// which threw at its first use, its message holding the whole source: replay exited 3 printing
-// the key in clear and in base64, verify likewise (an outside attack, H5). Past MAX_PATTERN_CHARS
-// of forms, the index (Anchors) finds them instead, whatever their length.
+// A key of some 20,000 characters made one regular expression of its forms too large for V8, which
+// threw at its first use, its message holding the whole source: replay exited 3 printing the key in
+// clear and in base64, verify likewise. Past MAX_PATTERN_CHARS of forms, the index (Anchors) finds
+// them instead, whatever their length.
 
 const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** A key no form of which repeats: the hardest for a regular expression. */

@@ -5,9 +5,9 @@ import { compileSecrets } from '../../../src/redaction/secret-set.js';
 import { addServerOverHttp, basic, call, useFake } from '../../helpers/fake.js';
 
 /**
- * Outside attack, round 2, finding 3: a key holding `/` sent with JSON's legal `\/` escape (PHP's
- * json_encode writes it by default), and a key holding `'` sent as `&apos;` (or `&#39;`,
- * `&#x27;`), were kept in clear by the journal, the HAR, `record` and `verify`.
+ * A key holding `/` sent with JSON's legal `\/` escape (PHP's json_encode writes it by default),
+ * and a key holding `'` sent as `&apos;` (or `&#39;`, `&#x27;`), were kept in clear by the journal,
+ * the HAR, `record` and `verify`.
  */
 const SLASH_KEY = 'abc/def-secret';
 const QUOTE_KEY = "abc'defgh";

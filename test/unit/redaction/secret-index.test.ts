@@ -11,9 +11,9 @@ import { compileSecrets } from '../../../src/redaction/secret-set.js';
 
 // Past a few dozen forms (a handful of servers), the redactor finds the secrets through an index
 // (Anchors) instead of one regular expression. The index must answer exactly as the regular
-// expression would, and its work must stay linear in the string whatever the keys: an outside
-// attacker (round 5) froze the fake for a minute with one anonymous request, a path of the
-// prefix 2,000 keys shared, when the index was of the forms' first characters.
+// expression would, and its work must stay linear in the string whatever the keys: with an
+// index of the forms' first characters, one anonymous request, a path of the prefix 2,000 keys
+// shared, froze the fake for a minute.
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -11,10 +11,10 @@ import { type BrowserEntry, browserHar } from '../../helpers/browser-har.js';
 import { captureOutput } from '../../helpers/captured-output.js';
 
 // Replay read a recorded XML answer whatever its shape: a root of a million attributes (a 14 MB
-// HAR) took it to 1.2 GB and 20 s, 3 million `<a/>` (12 MB) to 1.7 GB (an outside attack, H6).
-// Such an answer is now counted before anything parses it, and not comparable past the bounds.
+// HAR) took it to 1.2 GB and 20 s, 3 million `<a/>` (12 MB) to 1.7 GB. Such an answer is now
+// counted before anything parses it, and not comparable past the bounds.
 // And a Basic username `0999` is read as the fake reads it (999: no server), where replay made it
-// a server of the inferred state, which then could not start (exit 3; L7).
+// a server of the inferred state, which then could not start (exit 3).
 
 const entry = (
   authorization: string,

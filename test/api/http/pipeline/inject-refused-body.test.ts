@@ -6,7 +6,7 @@ import { AUTH, makeFake } from '../../../helpers/fake.js';
 // A refused body is read and dropped after the answer, up to 16 MiB more or 2 s, then its
 // connection is closed. Over inject() there is no connection: closing the mock socket threw
 // `raw.socket.destroy is not a function` out of a stream event, and the process died (a test
-// runner's worker, or replay on a HAR entry with a body of 17 MiB or more; an outside attack, H4).
+// runner's worker, or replay on a HAR entry with a body of 17 MiB or more).
 
 const MiB = 1024 * 1024;
 const put = { method: 'PUT', url: '/marketing/v1/lists/1/contacts' } as const;

@@ -5,9 +5,9 @@ import type { FakeMarketingServer } from '../../../../src/index.js';
 import { AUTH, makeFake } from '../../../helpers/fake.js';
 
 // A body refused while the client is still sending it (a chunked body past the 1 MiB limit) gets
-// its 413, and the connection stays usable. fastify closed it with bytes left unread, so the
-// kernel reset it, and over TLS the client lost the 413 about one time in three (outside attack,
-// round 8). A body read whole and refused (not JSON) no longer closes the connection either.
+// its 413, and the connection stays usable. fastify closed it with bytes left unread, so the kernel
+// reset it, and over TLS the client lost the 413 about one time in three. A body read whole and
+// refused (not JSON) no longer closes the connection either.
 
 const MiB = 1024 * 1024;
 
@@ -118,7 +118,7 @@ describe.each([
     expect(sent).toBeLessThan(64);
   });
 
-  it('closes the connection of a declared length past the limit once 16 MiB more came (round 9)', async () => {
+  it('closes the connection of a declared length past the limit once 16 MiB more came', async () => {
     const { received, sent } = await sendUntilClosed(
       putHead(`Content-Length: ${1024 * MiB}`),
       ' '.repeat(MiB),
