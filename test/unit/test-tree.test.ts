@@ -17,6 +17,15 @@ function testFiles(folder: string): string[] {
   });
 }
 
+/** Every file under `folder` whose name ends in `ending`, node_modules left out. */
+function filesEndingIn(folder: string, ending: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((item) => {
+    const path = join(folder, item.name);
+    if (item.isDirectory()) return item.name === 'node_modules' ? [] : filesEndingIn(path, ending);
+    return item.name.endsWith(ending) ? [path] : [];
+  });
+}
+
 const isFolder = (path: string) => {
   try {
     return statSync(path).isDirectory();
@@ -50,6 +59,25 @@ describe('the test tree', () => {
     const named = TIERS.flatMap((tier) => testFiles(join(ROOT, tier)))
       .concat(testFiles(join(ROOT, 'test/e2e')), testFiles(join(ROOT, 'test/property')))
       .filter((file) => /-(mutants|stryker|fuzzer)\.test\.ts$/.test(file));
+    expect(named).toEqual([]);
+  });
+
+  // A title or comment says what a case keeps and why; how the case was found (a round of work,
+  // a finding, an issue) is history, which the CHANGELOG and the commits hold.
+  it('names no round of work, finding or issue number in titles or comments', () => {
+    const self = fileURLToPath(import.meta.url);
+    const files = filesEndingIn(join(ROOT, 'test'), '.ts')
+      .filter((file) => file !== self)
+      .concat(filesEndingIn(join(ROOT, 'src'), '.ts'), filesEndingIn(join(ROOT, 'bench'), '.mjs'));
+    expect(files.length).toBeGreaterThan(200);
+    const history = /outside attack|attack \d|\bround \d+\b|finding \d+|issue \d+/i;
+    const named = files.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          history.test(line) ? [`${relative(ROOT, file)}:${index + 1}`] : [],
+        ),
+    );
     expect(named).toEqual([]);
   });
 });
