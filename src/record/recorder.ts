@@ -6,14 +6,13 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 import { HostAllowList } from '../http/host-allow-list.js';
 import { toHarEntry } from '../journal/har.js';
 import { journalEntryOf } from '../journal/journal.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
 import { REDACTED, Redactor } from '../redaction/redact.js';
+import { decodedBody } from './decoded-body.js';
 import { ExchangeSlots } from './exchange-slots.js';
 import {
   type Exchange,
@@ -111,6 +110,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (!hosts.allowsHost(req.headers.host ?? '')) return refuseHost(req, res);
     if (!req.url?.startsWith('/')) return refuseTarget(req, res);
+    if (namesControlApi(req.url)) return refuseControlApi(req, res);
     const turn = slots.take();
     if (turn === undefined) return refuseBusy(req, res, slots);
     const done = turn
@@ -191,6 +191,47 @@ function refuseTarget(req: IncomingMessage, res: ServerResponse): void {
   res.end(body);
 }
 
+/**
+ * Whether a request target reaches a fake's control API (`/__admin/...`), however it is spelt:
+ * dot segments (`/marketing/v1/../../__admin`), percent-escapes (`%2e%2e`, `%5f%5fadmin`), any
+ * letter case. The recorder records a service's API; a fake's control API answers its keys
+ * (`GET /__admin/state`) and resets it, which no recording may hold or do.
+ */
+export function namesControlApi(target: string): boolean {
+  let path = target;
+  // Up to three times: an escape may hide a dot segment or another escape.
+  for (let round = 0; round < 3; round += 1) {
+    try {
+      path = new URL(path, 'http://recorder.invalid').pathname;
+    } catch {
+      return true;
+    }
+    if (/(^|\/)__admin(\/|$)/i.test(path)) return true;
+    let unescaped: string;
+    try {
+      unescaped = decodeURIComponent(path);
+    } catch {
+      return false;
+    }
+    if (unescaped === path) return false;
+    path = unescaped;
+  }
+  return /__admin/i.test(path);
+}
+
+/** 403 for a fake's control API: neither forwarded nor recorded. */
+function refuseControlApi(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({
+    message: `fake-marketing-server record: the path reaches a fake's control API (/__admin), which is no part of the service's API: refused, neither forwarded nor recorded (its answers hold keys). Call the control API on the fake itself.`,
+  });
+  req.resume();
+  res.writeHead(403, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
 /** 503 past the requests that may wait their turn: nothing is forwarded, nothing recorded. */
 function refuseBusy(req: IncomingMessage, res: ServerResponse, slots: ExchangeSlots): void {
   const body = JSON.stringify({
@@ -224,42 +265,6 @@ async function closeRecorder(
   await file.write();
 }
 
-/**
- * HAR bodies are decoded (HAR 1.2, `content.text`): a compressed answer is stored inflated, to
- * {@link MAX_ANSWER_BYTES} at most, the bound of a raw answer (zlib stops there: a small gzip of
- * zeros must not inflate to gigabytes). Past it, the body is kept as received, and `tooLarge`
- * says why.
- */
-function decoded(
-  body: Buffer,
-  encoding: string | string[] | undefined,
-): { body: Buffer; tooLarge?: string } {
-  const name = String(encoding ?? '')
-    .trim()
-    .toLowerCase();
-  const inflate =
-    name === 'gzip' || name === 'x-gzip'
-      ? gunzipSync
-      : name === 'br'
-        ? brotliDecompressSync
-        : name === 'deflate'
-          ? inflateSync
-          : undefined;
-  if (!inflate) return { body };
-  try {
-    return { body: inflate(body, { maxOutputLength: MAX_ANSWER_BYTES }) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      return {
-        body,
-        tooLarge: `The answer decodes (${name}) to more than ${MAX_ANSWER_BYTES} bytes (32 MiB), the limit of one answer: its body is recorded as received, compressed.`,
-      };
-    }
-    // Not what it said it was: kept as received (base64 when not text).
-    return { body };
-  }
-}
-
 function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redactor: Redactor) {
   const query = exchange.path.indexOf('?');
   const facts = redactor.record({
@@ -279,15 +284,25 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     // headers get the request's redaction, `Authorization`-like ones included.
     responseHeaders: redactor.requestHeaders(withoutCookieValues(exchange.responseHeaders)),
   });
-  const response = decoded(exchange.responseBody, exchange.responseHeaders['content-encoding']);
-  const entry = toHarEntry(
-    journalEntryOf(id, facts, redactor.body(exchange.requestBody), redactor.body(response.body)),
+  const request = decodedBody(
+    exchange.requestBody,
+    exchange.requestHeaders['content-encoding'],
+    'request',
   );
+  const response = decodedBody(
+    exchange.responseBody,
+    exchange.responseHeaders['content-encoding'],
+    'answer',
+  );
+  const entry = toHarEntry(
+    journalEntryOf(id, facts, redactor.body(request.body), redactor.body(response.body)),
+  );
+  const notes = [request.note, response.note].filter((note) => note !== undefined);
   if (exchange.unreachable !== undefined) {
     entry.comment = exchange.unreachable;
     entry._unreachable = exchange.unreachable;
-  } else if (response.tooLarge !== undefined) {
-    entry.comment = response.tooLarge;
+  } else if (notes.length > 0) {
+    entry.comment = notes.join(' ');
   }
   return entry;
 }

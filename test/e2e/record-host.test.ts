@@ -68,8 +68,34 @@ describe('the recorder and the Host header', () => {
   it('forwards its own names: an IP address, localhost', async () => {
     const { port } = new URL(recorder.url);
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
-      expect([host, (await get('/__admin/health', host)).status]).toEqual([host, 200]);
+      // The fake's own answer to a request without credentials: forwarded.
+      expect([host, (await get('/marketing/v1/lists', host)).status]).toEqual([host, 401]);
     }
+  });
+});
+
+describe('the recorder and a fake control API', () => {
+  it('refuses /__admin paths however spelt with 403, forwarding and recording nothing', async () => {
+    const { port } = new URL(recorder.url);
+    const host = `127.0.0.1:${port}`;
+    const before = fake.requests().length;
+    const recorded = recorder.entries;
+    for (const path of [
+      '/__admin/state',
+      '/marketing/v1/../../__admin/state',
+      '/marketing/v1/%2e%2e/%2e%2e/__admin/state',
+      '/%5F%5Fadmin/state',
+    ]) {
+      const answer = await get(path, host);
+      expect([path, answer.status]).toEqual([path, 403]);
+      expect(answer.body).toContain("a fake's control API");
+      expect(answer.body).not.toContain(smallSeed().servers[0]!.key!);
+    }
+    expect(recorder.entries).toBe(recorded);
+    await recorder.close();
+    expect(readFileSync(out, 'utf8')).not.toContain(smallSeed().servers[0]!.key!);
+    expect(fake.requests()).toHaveLength(before);
+    recorder = await startRecorder({ upstream: fake.url, out, https: false });
   });
 });
 

@@ -1,0 +1,70 @@
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
+import { MAX_ANSWER_BYTES } from '../answer-limit.js';
+
+/**
+ * A body as a HAR stores it (HAR 1.2, `content.text`): decoded, so that the secrets in it can be
+ * found and taken out. Every coding a `Content-Encoding` lists is undone, the last applied first
+ * (`gzip, br` is brotli of gzip); `deflate` is read as zlib or, as many servers send it, raw.
+ * A decoded body is bounded by {@link MAX_ANSWER_BYTES}, the bound of a raw answer (zlib stops
+ * there: a small gzip of zeros must not inflate to gigabytes); past it the body is kept as
+ * received, and `note` says why. A body that cannot be decoded (an unknown coding, bytes that are
+ * not what the header says) is not kept at all: compressed, its secrets would stay in the HAR.
+ */
+export interface DecodedBody {
+  body: Buffer;
+  /** Why the body is not stored decoded, for the entry's comment. */
+  note?: string;
+}
+
+const DECODERS: Readonly<Record<string, ((bytes: Buffer) => Buffer) | undefined>> = {
+  gzip: (bytes) => gunzipSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES }),
+  'x-gzip': (bytes) => gunzipSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES }),
+  br: (bytes) => brotliDecompressSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES }),
+  deflate: (bytes) => {
+    try {
+      return inflateSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+      return inflateRawSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES });
+    }
+  },
+};
+
+export function decodedBody(
+  body: Buffer,
+  encoding: string | string[] | number | undefined,
+  what: 'answer' | 'request',
+): DecodedBody {
+  const listed = [encoding ?? '']
+    .flat()
+    .join(',')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (listed.length === 0 || body.length === 0) return { body };
+  const named = listed.join(', ');
+  let bytes = body;
+  for (const coding of [...listed].reverse()) {
+    const decode = DECODERS[coding];
+    if (decode === undefined) return dropped(what, named, `record cannot decode '${coding}'`);
+    try {
+      bytes = decode(bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        return {
+          body,
+          note: `The ${what} decodes (${named}) to more than ${MAX_ANSWER_BYTES} bytes (32 MiB), the limit of one ${what}: its body is recorded as received, compressed.`,
+        };
+      }
+      return dropped(what, named, `its bytes are not ${coding}`);
+    }
+  }
+  return { body: bytes };
+}
+
+function dropped(what: string, named: string, why: string): DecodedBody {
+  return {
+    body: Buffer.alloc(0),
+    note: `The ${what}'s body is not recorded: it says Content-Encoding '${named}' and ${why}, so the secrets in it could not be taken out.`,
+  };
+}
