@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -107,6 +108,31 @@ export function writeFileAtomically(
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Writes a report (`verify --out`, `replay --out`). A path that is a terminal or a pipe, or a
+ * link under /dev or /proc to one (`/dev/stdout`, the `/dev/fd/63` of a shell's `>(...)`), is
+ * written as it is; any other path as {@link writeFileAtomically} writes, so that a link or a file
+ * a neighbour planted at the name in a shared folder is replaced, never written through.
+ */
+export function writeReportFile(file: string, text: string): void {
+  if (isStream(file)) {
+    writeFileSync(file, text);
+    return;
+  }
+  writeFileAtomically(file, text);
+}
+
+function isStream(file: string): boolean {
+  try {
+    const own = lstatSync(file);
+    if (own.isSymbolicLink() && !/^\/(dev|proc)\//.test(file)) return false;
+    const target = own.isSymbolicLink() ? statSync(file) : own;
+    return target.isCharacterDevice() || target.isFIFO() || target.isSocket();
+  } catch {
+    return false;
   }
 }
 

@@ -1,7 +1,7 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SeedError } from '../domain/errors.js';
-import { readTextFile } from '../files.js';
+import { readTextFile, writeReportFile } from '../files.js';
 import { HarInputError } from '../replay/har-input.js';
 import { ReplayCannotRunError, replayHar } from '../replay/replay.js';
 import { replayReportJunit, replayReportText } from '../replay/report.js';
@@ -90,7 +90,7 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
       reporter === 'junit'
         ? replayReportJunit(report, file)
         : replayReportText(report, file, values.all);
-    if (values.out !== undefined) writeFileSync(values.out, rendered);
+    if (values.out !== undefined) writeReportFile(values.out, rendered);
     process.stdout.write(
       `${reporter === 'junit' && values.out !== undefined ? replayReportText(report, file) : rendered}\n`,
     );

@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
-import { PRIVATE_FILE_MODE, writeFileAtomically } from '../files.js';
+import { PRIVATE_FILE_MODE, writeFileAtomically, writeReportFile } from '../files.js';
 import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText } from '../verify/report.js';
 import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
@@ -182,7 +181,7 @@ export async function runVerifyCommand(
     typeof values.har === 'string' ? await verifyRecorded(options, values.har) : undefined;
   const report = recording?.report ?? (await verifyService(options));
   const rendered = reporter === 'junit' ? reportJunit(report) : reportText(report);
-  if (typeof values.out === 'string') writeFileSync(values.out, rendered);
+  if (typeof values.out === 'string') writeReportFile(values.out, rendered);
   process.stdout.write(`${reporter === 'junit' && values.out ? reportText(report) : rendered}\n`);
   if (recording)
     process.stdout.write(

@@ -17,6 +17,7 @@ import {
   unwritableFileProblem,
   writeFailure,
   writeFileAtomically,
+  writeReportFile,
 } from '../../src/files.js';
 
 const failure = (code: string | undefined, message = `${code}: raw`) =>
@@ -86,6 +87,33 @@ describe('writeFileAtomically in a shared folder', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a report written with --out (writeReportFile)', () => {
+  it('replaces a link a neighbour planted at the name, never writing through it', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
+    try {
+      const report = join(folder, 'report.xml');
+      const victim = join(folder, 'victim.txt');
+      writeFileSync(victim, 'precious');
+      symlinkSync(victim, report);
+      writeReportFile(report, '<testsuites/>\n');
+      expect(readFileSync(victim, 'utf8')).toBe('precious');
+      expect(lstatSync(report).isSymbolicLink()).toBe(false);
+      expect(readFileSync(report, 'utf8')).toBe('<testsuites/>\n');
+      writeReportFile(report, 'again\n');
+      expect(readFileSync(report, 'utf8')).toBe('again\n');
+      expect(readdirSync(folder).sort()).toEqual(['report.xml', 'victim.txt']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('writes a device as it is, never a file beside it', () => {
+    writeReportFile('/dev/null', 'nothing\n');
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    expect(readdirSync('/dev').filter((name) => name.startsWith('null.'))).toEqual([]);
   });
 });
 
