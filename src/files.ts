@@ -171,13 +171,20 @@ function isFolder(path: string): boolean {
 
 /**
  * Why {@link writeFileAtomically} could never write `file`, or undefined when it can: the file
- * is a folder, or its temporary file cannot be made next to it (no folder, no permission, a
+ * is a folder or another user's, or its temporary file cannot be made next to it (no folder, no permission, a
  * read-only or full disk). Checked by writing that temporary file and removing it, which is what a
  * save does first, so that a state file is refused at start rather than at the first save.
  */
 export function unwritableFileProblem(file: string): string | undefined {
   try {
-    if (statSync(file).isDirectory()) return WRITE_FAILURES.EISDIR;
+    const stats = statSync(file);
+    if (stats.isDirectory()) return WRITE_FAILURES.EISDIR;
+    // In a shared folder a neighbour can put a state of theirs at the name: it would be loaded,
+    // keys and all, and no save could replace it (sticky folders keep a file its owner's).
+    const uid = process.getuid?.();
+    if (uid !== undefined && stats.uid !== uid) {
+      return `it belongs to another user (uid ${stats.uid}), whose state is not loaded; use a file of your own`;
+    }
   } catch {
     // Not there yet (the first save makes it), or not reachable: the write below says which.
   }
