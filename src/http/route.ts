@@ -18,8 +18,8 @@ export type Method = 'GET' | 'PUT' | 'POST' | 'DELETE';
 export interface PathParam<T> {
   readonly schema: Readonly<Record<string, unknown>>;
   parse(text: string): T | undefined;
-  /** Why the text is not one, for the control API's 404 message; the emulated API says "no route". */
-  readonly what?: string;
+  /** What the text must be, for the control API's 404 message; the emulated API says "no route". */
+  readonly what: string;
 }
 
 /** Largest request body of the emulated API. */
@@ -31,12 +31,14 @@ const ID_TEXT = /^\d{1,15}$/;
 export const ID: PathParam<number> = {
   schema: { type: 'integer', minimum: 1 },
   parse: (text) => (ID_TEXT.test(text) && Number(text) >= 1 ? Number(text) : undefined),
+  what: 'an id (a whole number from 1, at most 15 digits)',
 };
 
 /** Any non-empty text: a custom field name, a fault rule id, a file name. */
 export const TEXT: PathParam<string> = {
   schema: { type: 'string', minLength: 1 },
   parse: (text) => text,
+  what: 'any text',
 };
 
 /** A server id in a control route. */

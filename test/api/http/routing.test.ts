@@ -131,6 +131,13 @@ describe('the finer points of routing', () => {
       const response = await fake.inject({ method: 'POST', url: '/__admin/servers/12/reset' });
       expect(response.statusCode).toBe(404);
       expect(message(response.body)).toBe("'12' is not a server id (4 or 5 digits).");
+      for (const id of ['abc', '1.5', '9007199254740993']) {
+        const entry = await fake.inject({ url: `/__admin/requests/${id}`, headers: {} });
+        expect([id, entry.statusCode]).toEqual([id, 404]);
+        expect(message(entry.body)).toBe(
+          `'${id}' is not an id (a whole number from 1, at most 15 digits).`,
+        );
+      }
     });
 
     it('a known control route answers with its own status', async () => {
