@@ -134,6 +134,13 @@ export async function runVerifyCommand(
     }
     return EXIT_PASS;
   }
+  // Checked before --dry-run too: a dry run shows what the same flags would do, or says they are wrong.
+  const reporter = values.reporter ?? 'text';
+  if (command === 'verify' && reporter !== 'text' && reporter !== 'junit')
+    throw new UsageError('--reporter is text or junit.');
+  const maxNewContacts = values['max-new-contacts'];
+  if (maxNewContacts !== undefined && !/^\d{1,6}$/.test(String(maxNewContacts)))
+    throw new UsageError('--max-new-contacts is a whole number of contacts, 0 or more.');
   if (command === 'verify' && values['dry-run']) {
     const checks = plan(allowWrites, only);
     for (const check of checks) {
@@ -164,13 +171,7 @@ export async function runVerifyCommand(
     );
     return EXIT_PASS;
   }
-  const reporter = values.reporter ?? 'text';
-  if (reporter !== 'text' && reporter !== 'junit')
-    throw new UsageError('--reporter is text or junit.');
   plan(allowWrites, only);
-  const maxNewContacts = values['max-new-contacts'];
-  if (maxNewContacts !== undefined && !/^\d{1,6}$/.test(String(maxNewContacts)))
-    throw new UsageError('--max-new-contacts is a whole number of contacts, 0 or more.');
   const options = {
     ...where,
     allowWrites,

@@ -210,10 +210,18 @@ describe('verify: a run against the fake', () => {
       expect(code).toBe(EXIT_PASS);
       expect(stdout).toContain('PASS  writes.contact-cap');
       expect(stdout).toContain('403 after 1 new contact(s)');
-      for (const bad of ['-1', 'x', '1.5', ''])
-        await expect(run([...account(), ...only, `--max-new-contacts=${bad}`])).rejects.toThrow(
-          new UsageError('--max-new-contacts is a whole number of contacts, 0 or more.'),
+      for (const bad of ['-1', 'x', '1.5', '', '1e3', '99999999999999999999']) {
+        const flag = `--max-new-contacts=${bad}`;
+        const usage = new UsageError(
+          '--max-new-contacts is a whole number of contacts, 0 or more.',
         );
+        await expect(run([...account(), ...only, flag])).rejects.toThrow(usage);
+        // A dry run shows what the same flags would do, or says they are wrong.
+        await expect(run(['--dry-run', ...only, flag])).rejects.toThrow(usage);
+      }
+      await expect(run(['--dry-run', '--reporter', 'tap'])).rejects.toThrow(
+        new UsageError('--reporter is text or junit.'),
+      );
     } finally {
       fake.reset();
     }
