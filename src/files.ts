@@ -20,9 +20,13 @@ import { JsonFileError, readJsonObjectFile } from './json-file.js';
  * A file's text. Only a regular file is read: a device (`/dev/zero`), a FIFO or a socket given by
  * mistake may never end, and reading one would take all memory instead of an answer.
  */
-export function readTextFile(file: string): string {
-  if (!statSync(file).isFile()) {
+export function readTextFile(file: string, maxBytes = Number.POSITIVE_INFINITY): string {
+  const stats = statSync(file);
+  if (!stats.isFile()) {
     throw new Error('it is not a regular file (a device, a FIFO, a socket or a folder)');
+  }
+  if (stats.size > maxBytes) {
+    throw new Error(`it is ${stats.size} bytes, more than the ${maxBytes} it may be`);
   }
   return readFileSync(file, 'utf8');
 }

@@ -8,10 +8,16 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * The most a file a flag names may hold: PEM certificates and keys, where a bundle of every public
+ * CA is some 200 KB. A larger file (a wrong path, a sparse file) is refused before it is read.
+ */
+export const MAX_FLAG_FILE_BYTES = 16 * 1024 * 1024;
+
 /** The text of a file a flag names (`--ca`, `--cert`...); one that cannot be read is a usage error. */
 export function readFlagFile(file: string, flag: string): string {
   try {
-    return readTextFile(file);
+    return readTextFile(file, MAX_FLAG_FILE_BYTES);
   } catch (error) {
     throw new UsageError(`cannot read ${flag} ${file}: ${(error as Error).message}`);
   }

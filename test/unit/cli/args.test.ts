@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_FLAG_FILE_BYTES,
   parseCommandLine,
   readFlagFile,
   USAGE,
@@ -314,6 +318,24 @@ describe('readFlagFile', () => {
     expect(() => readFlagFile('/nonexistent/ca.pem', '--ca')).toThrow(
       /^cannot read --ca \/nonexistent\/ca\.pem: .*ENOENT/,
     );
+  });
+
+  it('refuses a file past 16 MiB before reading it (a sparse file costs no disk, reading it all memory)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-args-'));
+    try {
+      const sparse = join(folder, 'ca.pem');
+      writeFileSync(sparse, '');
+      truncateSync(sparse, MAX_FLAG_FILE_BYTES + 1);
+      expect(() => readFlagFile(sparse, '--cert')).toThrow(
+        new UsageError(
+          `cannot read --cert ${sparse}: it is ${MAX_FLAG_FILE_BYTES + 1} bytes, more than the ${MAX_FLAG_FILE_BYTES} it may be`,
+        ),
+      );
+      truncateSync(sparse, MAX_FLAG_FILE_BYTES);
+      expect(readFlagFile(sparse, '--cert')).toHaveLength(MAX_FLAG_FILE_BYTES);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 
