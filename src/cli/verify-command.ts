@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
-import { PRIVATE_FILE_MODE, writeFileAtomically, writeReportFile } from '../files.js';
+import { PRIVATE_FILE_MODE, writeFailure, writeFileAtomically, writeReportFile } from '../files.js';
 import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText } from '../verify/report.js';
 import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
@@ -100,6 +100,15 @@ function plan(allowWrites: boolean, only: readonly string[] | undefined) {
   }
 }
 
+/** A file --out names that cannot be written is the command line's to fix (exit 2), said in words. */
+function writeOut(file: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    throw new UsageError(`cannot write --out ${file}: ${writeFailure(error, resolve(file))}.`);
+  }
+}
+
 /** `verify` and `import`: returns the exit code; output goes to stdout, problems to stderr. */
 export async function runVerifyCommand(
   command: 'verify' | 'import',
@@ -158,10 +167,9 @@ export async function runVerifyCommand(
     if (typeof values.out !== 'string') throw new UsageError('import needs --out <seed.json>.');
     const seed = await importSeed({ ...where, keepKey: values['keep-key'] === true });
     // The seed holds the key with --keep-key: the file is its owner's alone either way.
-    writeFileAtomically(
-      resolve(values.out),
-      `${JSON.stringify(seed, null, 2)}\n`,
-      PRIVATE_FILE_MODE,
+    const out = values.out;
+    writeOut(out, () =>
+      writeFileAtomically(resolve(out), `${JSON.stringify(seed, null, 2)}\n`, PRIVATE_FILE_MODE),
     );
     const [server] = seed.servers;
     process.stdout.write(
@@ -182,7 +190,8 @@ export async function runVerifyCommand(
     typeof values.har === 'string' ? await verifyRecorded(options, values.har) : undefined;
   const report = recording?.report ?? (await verifyService(options));
   const rendered = reporter === 'junit' ? reportJunit(report) : reportText(report);
-  if (typeof values.out === 'string') writeReportFile(values.out, rendered);
+  const out = values.out;
+  if (typeof out === 'string') writeOut(out, () => writeReportFile(out, rendered));
   process.stdout.write(`${reporter === 'junit' && values.out ? reportText(report) : rendered}\n`);
   if (recording)
     process.stdout.write(

@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -395,6 +403,15 @@ describe('import: a seed from the account', () => {
       `Wrote ${out}: 2 lists, 3 custom fields, 2 content items.\nNo contacts: the API cannot list them.\n`,
     );
     expect(JSON.parse(readFileSync(out, 'utf8')).servers[0].key).toBe(KEY);
+  });
+
+  it('an --out it cannot write is usage (exit 2) saying why, for the seed and for a report', async () => {
+    const taken = join(folder, 'a-folder');
+    mkdirSync(taken, { recursive: true });
+    const why = new UsageError(`cannot write --out ${taken}: it is a folder.`);
+    await expect(run([...account(), '--out', taken], 'import')).rejects.toThrow(why);
+    await expect(run([...account(), '--only', 'lists.json', '--out', taken])).rejects.toThrow(why);
+    expect(readdirSync(folder).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   // An answer it cannot import is exit 2 (InvalidOptionError) naming the request and what is
