@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SeedError } from '../domain/errors.js';
 import { readTextFile, writeReportFile } from '../files.js';
+import { printable } from '../printable.js';
 import { HarInputError } from '../replay/har-input.js';
 import { ReplayCannotRunError, replayHar } from '../replay/replay.js';
 import { replayReportJunit, replayReportText } from '../replay/report.js';
@@ -97,7 +98,8 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
     return report.drifted > 0 ? EXIT_DRIFT : EXIT_PASS;
   } catch (error) {
     if (error instanceof HarInputError) {
-      process.stderr.write(`fake-marketing-server replay: ${file}: ${error.message}\n`);
+      // The message quotes the HAR (an entry's URL): its bidi controls must not reorder the line.
+      process.stderr.write(`fake-marketing-server replay: ${file}: ${printable(error.message)}\n`);
       return EXIT_USAGE;
     }
     if (error instanceof SeedError) {
@@ -107,7 +109,7 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
       return EXIT_USAGE;
     }
     const why = error instanceof ReplayCannotRunError ? error.message : (error as Error).stack;
-    process.stderr.write(`fake-marketing-server replay: could not run: ${why}\n`);
+    process.stderr.write(`fake-marketing-server replay: could not run: ${printable(why ?? '')}\n`);
     return EXIT_COULD_NOT_RUN;
   }
 }

@@ -1,4 +1,5 @@
 import { escapeXml } from '../http/xml.js';
+import { printable } from '../printable.js';
 import type { ExchangeResult, ReplayReport } from './replay.js';
 
 const MARK: Record<ExchangeResult['outcome'], string> = {
@@ -9,7 +10,9 @@ const MARK: Record<ExchangeResult['outcome'], string> = {
 
 /**
  * The report a person reads: every drift with its differences, every exchange that could not be
- * compared with the reason, and the totals; matches are counted, listed only with `all`.
+ * compared with the reason, and the totals; matches are counted, listed only with `all`. Paths,
+ * bodies, header values and messages come from a HAR someone else may have written: their control
+ * and format characters are shown as escapes, never sent to the terminal.
  */
 export function replayReportText(
   report: ReplayReport,
@@ -38,7 +41,7 @@ export function replayReportText(
         ? ' The fake differs from the recording where marked DRIFT (#n: the HAR entry index).'
         : ''),
   );
-  return lines.join('\n');
+  return printable(lines.join('\n'));
 }
 
 /** JUnit XML: one test case per exchange; a drift is a `<failure>`, "not comparable" `<skipped>`. */
@@ -54,13 +57,17 @@ export function replayReportJunit(report: ReplayReport, source = 'replay'): stri
       return `${open}\n    <skipped message="${escapeAttribute(result.reason ?? '')}"/>\n  </testcase>`;
     return `${open}</testcase>`;
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuite name="${escapeAttribute(`replay ${source}`)}" tests="${report.results.length}" failures="${report.drifted}" errors="0" skipped="${report.notComparable}">`,
-    ...cases,
-    '</testsuite>',
-    '',
-  ].join('\n');
+  // XML 1.0 holds no control character but line breaks and tabs, and a bidi control in a test's
+  // name would reorder what CI shows: the HAR's are shown escaped.
+  return printable(
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuite name="${escapeAttribute(`replay ${source}`)}" tests="${report.results.length}" failures="${report.drifted}" errors="0" skipped="${report.notComparable}">`,
+      ...cases,
+      '</testsuite>',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Element text or an attribute value: the fake's own XML escaping, and quotes. */

@@ -182,6 +182,15 @@ describe('replay: what it cannot use, on stderr', () => {
     expect(stderr).toMatch(new RegExp(`^fake-marketing-server replay: ${path}: not JSON: .*\n$`));
   });
 
+  it('a HAR it refuses is quoted with its control and bidi characters as escapes', async () => {
+    const hostile = structuredClone(har);
+    hostile.log.entries[0]!.request.url = 'evil\u202etxt\u200b\u001b]0;pwned\u0007';
+    const { code, stderr } = await replay(file('hostile.har', hostile));
+    expect(code).toBe(EXIT_USAGE);
+    expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u200b\u202e]/u);
+    expect(stderr).toContain('evil\\u202etxt\\u200b');
+  });
+
   it('a seed it cannot use exits 2, naming --seed', async () => {
     const seed = file('bad-seed.json', { servers: 'none' });
     const { code, stderr } = await replay(file('for-seed.har', har), '--seed', seed);

@@ -99,3 +99,41 @@ describe('replayReportJunit', () => {
     expect(junit).toContain('<skipped message=""/>');
   });
 });
+
+describe('what a HAR sends to the terminal or to CI', () => {
+  // ESC starts screen-clearing and title-setting sequences, BEL ends one; U+202E reorders what
+  // follows and U+200B hides inside a name: none may reach the reader raw.
+  const hostile = 'evil\u001b[2J\u001b]0;pwned\u0007\u202etxt\u200b';
+  const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u202e]/u;
+  const evil: ExchangeResult[] = [
+    {
+      index: 0,
+      method: `GET${hostile}`,
+      path: `/marketing/v1/lists/${hostile}`,
+      outcome: 'drift',
+      differences: [`body[0].${hostile}: recorded 1, missing from the fake`],
+      notes: [`note ${hostile}`],
+    },
+    {
+      index: 1,
+      method: 'GET',
+      path: '/p',
+      outcome: 'not comparable',
+      differences: [],
+      reason: `Content-Type: recorded application/json${hostile}`,
+    },
+  ];
+
+  it('the text report shows control and format characters as escapes, never raw', () => {
+    const text = replayReportText(report({ results: evil }), `s${hostile}.har`, true);
+    expect(text).not.toMatch(unsafe);
+    expect(text).toContain('evil\\u001b[2J\\u001b]0;pwned\\u0007\\u202etxt\\u200b');
+    expect(text).toContain('not comparable: Content-Type: recorded application/jsonevil\\u001b');
+  });
+
+  it('the JUnit report holds no control or bidi character raw, in names, messages or text', () => {
+    const junit = replayReportJunit(report({ results: evil }), `s${hostile}.har`);
+    expect(junit).not.toMatch(unsafe);
+    expect(junit).toContain('\\u202etxt\\u200b');
+  });
+});
