@@ -1,6 +1,12 @@
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, rm } from 'node:fs/promises';
-import { PRIVATE_FILE_MODE, removeStaleTemporaries, unguessableTemporaryOf } from '../files.js';
+import { dirname } from 'node:path';
+import {
+  PRIVATE_FILE_MODE,
+  removeStaleTemporaries,
+  unguessableTemporaryOf,
+  writeFailure,
+} from '../files.js';
 import type { HarEntry } from '../journal/har.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { HAR_HEAD, HAR_TAIL, type Previous } from './previous-har.js';
@@ -9,6 +15,8 @@ import { HAR_HEAD, HAR_TAIL, type Previous } from './previous-har.js';
 const MIN_DELAY_MS = 25;
 /** At most: a long recording is written less often, never more than this late. */
 const MAX_DELAY_MS = 1000;
+/** While writes fail, how often the batch is tried again (the disk may come back). */
+const RETRY_DELAY_MS = 1000;
 /**
  * The most bytes of entries kept waiting for the next write: there the file is written at once,
  * and an exchange waits for {@link HarFile.room} before its entry is made.
@@ -28,6 +36,20 @@ const { O_CREAT, O_EXCL, O_NOFOLLOW = 0, O_RDWR } = constants;
 const CREATE = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW;
 const REOPEN = O_RDWR | O_NOFOLLOW;
 const COPY = constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE;
+
+/** A write of the HAR that failed; the message names the file and why, in words. */
+export class HarWriteError extends Error {
+  override name = 'HarWriteError';
+
+  constructor(
+    readonly path: string,
+    /** Why, in words ("the disk is full"). */
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`cannot write ${path}: ${reason}`, options);
+  }
+}
 
 /**
  * A HAR 1.2 file that is whole at every moment: each write goes to a temporary file that is then
@@ -56,6 +78,10 @@ export class HarFile {
   private timer: NodeJS.Timeout | undefined;
   private lastWriteMs = 0;
   private waiters: Array<() => void> = [];
+  /** Why the last write failed; undefined once one succeeds. */
+  private failure: HarWriteError | undefined;
+  /** Set by {@link close}: no write is tried again after it. */
+  private closing = false;
 
   /**
    * Starts a file that continues `previous` (what {@link readPrevious} found at `path`), or an
@@ -89,7 +115,24 @@ export class HarFile {
    */
   room(): Promise<void> {
     if (this.batchBytes < MAX_UNWRITTEN_BYTES) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    const room = new Promise<void>((resolve) => this.waiters.push(resolve));
+    // The batch is full and kept after a failed write: a write is what frees the waiters, so one
+    // is started if none is under way (else they would wait for an exchange that never comes).
+    if (this.writing === undefined) this.writeInBackground();
+    return room;
+  }
+
+  /**
+   * Why no more exchange can be taken, or undefined while one can: writes fail and the entries
+   * waiting for them reach {@link MAX_UNWRITTEN_BYTES}, so that memory stays bounded.
+   */
+  get refusal(): HarWriteError | undefined {
+    return this.batchBytes >= MAX_UNWRITTEN_BYTES ? this.failure : undefined;
+  }
+
+  /** How many entries wait in memory for a write. */
+  get unwritten(): number {
+    return this.batch.length / 2;
   }
 
   /** Adds one exchange; the file is written with the next batch, at once when it is full. */
@@ -97,13 +140,34 @@ export class HarFile {
     // The separator apart: prefixing it would copy the whole serialised entry once more.
     this.add(this.count === 0 ? FIRST : NEXT, Buffer.from(JSON.stringify(entry)));
     if (this.batchBytes >= MAX_UNWRITTEN_BYTES) {
-      this.write().catch((error: unknown) => this.onError(error as Error));
+      this.writeInBackground();
     } else if (this.timer === undefined) {
       const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, this.lastWriteMs * 20));
-      this.timer = setTimeout(() => {
-        this.write().catch((error: unknown) => this.onError(error as Error));
-      }, delay);
+      this.timer = setTimeout(() => this.writeInBackground(), delay);
     }
+  }
+
+  /**
+   * The last write: waits for one under way, then writes what is left, and never tries again
+   * after it. Rejects with {@link HarWriteError} when the entries left cannot be written.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.writing?.catch(() => undefined);
+    await this.write();
+  }
+
+  /**
+   * A write no caller waits for: a failure is reported to `onError` and the batch tried again a
+   * second later, so that recording goes on when the disk comes back even if no exchange comes.
+   */
+  private writeInBackground(): void {
+    this.write().catch((error: unknown) => {
+      this.onError(error as Error);
+      if (!this.closing && this.batch.length > 0 && this.timer === undefined) {
+        this.timer = setTimeout(() => this.writeInBackground(), RETRY_DELAY_MS);
+      }
+    });
   }
 
   /** Writes the file as it stands now; resolves when every entry added so far is on disk. */
@@ -172,12 +236,23 @@ export class HarFile {
       await rename(temporary, this.path);
       this.length = at;
       this.foreign = [];
+      this.failure = undefined;
     } catch (error) {
       this.batch = [...batch, ...this.batch];
       this.batchBytes += bytes;
-      await rm(temporary, { force: true });
-      throw error;
+      await rm(temporary, { force: true }).catch(() => undefined);
+      this.failure = new HarWriteError(this.path, this.reasonOf(error), { cause: error });
+      throw this.failure;
     }
+  }
+
+  private reasonOf(error: unknown): string {
+    // The copy's source is the HAR: ENOENT then says it went, not that no file can be made.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && this.length !== undefined) {
+      const folderThere = existsSync(dirname(this.path));
+      if (folderThere && !existsSync(this.path)) return 'it is no longer there (moved or removed)';
+    }
+    return writeFailure(error, this.path);
   }
 
   /**

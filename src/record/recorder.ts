@@ -21,10 +21,11 @@ import {
   RefusedHereError,
   type Upstream,
 } from './forward.js';
-import { HarFile } from './har-file.js';
+import { HarFile, HarWriteError } from './har-file.js';
 import { LearnedSecrets, MAX_LEARNED_SECRETS } from './learned-secrets.js';
 import { readPrevious } from './previous-har.js';
 import { RecorderOptionError } from './recorder-error.js';
+import { refuseUnwritable } from './unwritable-refusal.js';
 
 export { RecorderOptionError };
 
@@ -89,7 +90,9 @@ const DEFAULT_MAX_IN_FLIGHT = 8;
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = parseUpstream(options.upstream);
   const file = new HarFile(options.out, await readPrevious(options.out), (error) =>
-    process.emitWarning(`record: cannot write ${options.out}: ${error.message}`),
+    process.emitWarning(
+      `record: ${error.message}; ${file.unwritten} exchanges wait in memory, tried again in a second.`,
+    ),
   );
   const agentOptions = { keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) };
   const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
@@ -111,10 +114,18 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     if (!hosts.allowsHost(req.headers.host ?? '')) return refuseHost(req, res);
     if (!req.url?.startsWith('/')) return refuseTarget(req, res);
     if (namesControlApi(req.url)) return refuseControlApi(req, res);
+    if (file.refusal) return refuseUnwritable(req, res, file.refusal);
     const turn = slots.take();
     if (turn === undefined) return refuseBusy(req, res, slots);
     const done = turn
-      .then(() => forward(req, res, { upstream, agent, timeoutMs, hop }))
+      .then(() => {
+        // A request that waited its turn while the HAR became unwritable is refused too.
+        if (file.refusal) {
+          refuseUnwritable(req, res, file.refusal);
+          throw new RefusedHereError();
+        }
+        return forward(req, res, { upstream, agent, timeoutMs, hop });
+      })
       .then(
         async (exchange) => {
           // What is not yet on disk is bounded: past it, the turn waits for the next write.
@@ -144,6 +155,10 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     // No file, no recorder: nothing may be left listening (an --out that cannot be written).
     await new Promise((resolve) => server.close(resolve));
     agent.destroy();
+    if (error instanceof HarWriteError)
+      throw new RecorderOptionError(
+        `cannot write --out ${error.path}: ${error.reason}; give another --out.`,
+      );
     throw error;
   }
   return {
@@ -262,7 +277,17 @@ async function closeRecorder(
   while (inFlight.size > 0) await Promise.all([...inFlight]);
   await closed;
   agent.destroy();
-  await file.write();
+  const unwritten = file.unwritten;
+  try {
+    await file.close();
+  } catch (error) {
+    if (!(error instanceof HarWriteError)) throw error;
+    throw new HarWriteError(
+      error.path,
+      `${error.reason}; the last ${unwritten} exchanges are not in it (it holds the ${file.entries - unwritten} written before)`,
+      { cause: error },
+    );
+  }
 }
 
 function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redactor: Redactor) {

@@ -199,7 +199,9 @@ describe('fake-marketing-server record, in process', () => {
     const port = await freePort();
     await expect(
       runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', String(port), '--out', out]),
-    ).rejects.toThrow(new RegExp(`^cannot write ${out}: ENOENT`));
+    ).rejects.toThrow(
+      new UsageError(`cannot write --out ${out}: its folder does not exist; give another --out.`),
+    );
     expect(await freePort(port)).toBe(port);
   });
 
@@ -208,7 +210,11 @@ describe('fake-marketing-server record, in process', () => {
     const out = '/sys/fake-marketing-server-record.har';
     await expect(
       runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', '0', '--out', out]),
-    ).rejects.toThrow(new RegExp(`^cannot write ${out}: EACCES`));
+    ).rejects.toThrow(
+      new UsageError(
+        `cannot write --out ${out}: no permission to write in its folder; give another --out.`,
+      ),
+    );
   });
 
   it('refuses a folder at --out, never writing into it', async () => {

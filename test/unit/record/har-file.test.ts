@@ -129,6 +129,75 @@ describe('a HAR being recorded', () => {
   });
 });
 
+describe('a HAR that cannot be written for a while', () => {
+  /** Moves the HAR's folder away (a write cannot make its temporary file) until `back()`. */
+  const away = () => {
+    renameSync(folder, `${folder}.away`);
+    return () => renameSync(`${folder}.away`, folder);
+  };
+  const until = async (done: () => boolean) => {
+    for (let tries = 0; tries < 300 && !done(); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it('tries again by itself and writes every waiting entry once the HAR can be written', async () => {
+    const errors: Error[] = [];
+    const file = new HarFile(out, undefined, (error) => errors.push(error));
+    await file.write();
+    const back = away();
+    file.append(entry(1));
+    await until(() => errors.length > 0);
+    expect(errors[0]?.message).toBe(`cannot write ${out}: its folder does not exist`);
+    back();
+    // No exchange comes after the disk is back: the recorder's own retry writes the entry.
+    await until(() => read().log.entries.length === 1);
+    expect(read().log.entries).toEqual([entry(1)]);
+    file.append(entry(2));
+    await file.close();
+    expect(read().log.entries).toEqual([entry(1), entry(2)]);
+  });
+
+  it('never leaves an exchange waiting for room after a failed write of a full batch', async () => {
+    const file = new HarFile(out, undefined, () => undefined);
+    await file.write();
+    const back = away();
+    file.append(entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES)));
+    await until(() => file.refusal !== undefined);
+    // The batch is kept, full, and no write is under way: room() starts one rather than wait.
+    await file.room();
+    back();
+    await file.close();
+    expect(read().log.entries).toEqual([entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES))]);
+  });
+
+  it('refuses more exchanges only while writes fail and the entries waiting reach the bound', async () => {
+    const file = new HarFile(out, undefined, () => undefined);
+    await file.write();
+    const back = away();
+    file.append(entry(1));
+    await expect(file.write()).rejects.toThrow('its folder does not exist');
+    expect(file.refusal).toBeUndefined();
+    file.append(entry(2, 'x'.repeat(MAX_UNWRITTEN_BYTES)));
+    await until(() => file.refusal !== undefined);
+    expect(file.refusal?.message).toBe(`cannot write ${out}: its folder does not exist`);
+    back();
+    await until(() => file.refusal === undefined);
+    expect(file.refusal).toBeUndefined();
+    await file.close();
+    expect(read().log.entries).toHaveLength(2);
+  });
+
+  it('rejects the last write, naming the file and why, when the HAR cannot be written then', async () => {
+    const file = new HarFile(out, undefined, () => undefined);
+    await file.write();
+    const back = away();
+    file.append(entry(1));
+    await expect(file.close()).rejects.toThrow(`cannot write ${out}: its folder does not exist`);
+    back();
+  });
+});
+
 describe('a HAR written in a shared folder', () => {
   // A neighbour plants a link at the temporary file's name (`<out>.<pid>.tmp` was known ahead:
   // the pid shows in `ps`); the write must go neither through it nor rename it over the HAR.
