@@ -129,9 +129,9 @@ function skipMarkup(text: string, at: number): number | undefined {
 }
 
 /**
- * A recorded body no reader can walk: XML the parser gave up on although it is well-formed, or
- * JSON nested deeper than {@link MAX_SHOWN_DEPTH} levels. The HAR cannot be replayed, and the
- * caller names the entry.
+ * A body no reader can walk: XML the parser gave up on although it is well-formed, or JSON nested
+ * deeper than {@link MAX_SHOWN_DEPTH} levels. Its exchange is not comparable; a request body that
+ * is one is sent as recorded and shows nothing of the state.
  */
 export class UnreadableBodyError extends Error {
   override name = 'UnreadableBodyError';
@@ -152,10 +152,10 @@ export function parseBody(contentType: string, text: string | undefined): Parsed
   const reading = readAs(contentType, text);
   if (reading === 'json') {
     // Parsed, it would overflow the stack of every reader that walks it (comparing, showing): the
-    // service's answers nest a few levels, so such a body makes the HAR one replay cannot read.
+    // service's answers nest a few levels, so such a body is not compared.
     if (jsonDepthExceeds(text, MAX_SHOWN_DEPTH)) {
       throw new UnreadableBodyError(
-        `a JSON body nests deeper than ${MAX_SHOWN_DEPTH} levels, which no reader can walk without overflowing its stack`,
+        `a JSON body nests deeper than ${MAX_SHOWN_DEPTH} levels, which no reader can walk without overflowing its stack: not compared`,
       );
     }
     try {
@@ -169,7 +169,7 @@ export function parseBody(contentType: string, text: string | undefined): Parsed
     try {
       items = xmlReader().parser.parse(text) as unknown[];
     } catch (error) {
-      throw new UnreadableBodyError(`its XML body cannot be read: ${(error as Error).message}`);
+      throw new UnreadableBodyError(`an XML body cannot be read: ${(error as Error).message}`);
     }
     const [root] = toNodes(items);
     if (root) return { kind: 'xml', value: root };

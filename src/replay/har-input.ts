@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
-import { readAs, UnreadableBodyError, xmlTooLarge } from './body.js';
+import { readAs, xmlTooLarge } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
 export class HarInputError extends Error {
@@ -136,20 +136,6 @@ function credentialsOf(entry: unknown): string[] {
       ? [header.value]
       : [],
   );
-}
-
-/**
- * Runs `work` on the entry at `index`; a recorded body it cannot read becomes a HarInputError
- * naming the entry (a bad HAR, exit 2), as a malformed entry is.
- */
-export function atEntry<T>(index: number, work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof UnreadableBodyError)
-      throw new HarInputError(`entry ${index}: ${error.message}`);
-    throw error;
-  }
 }
 
 /** An HTTP method: a token (RFC 9110, 9.1), as the fake and any server would take it. */

@@ -1,7 +1,6 @@
 import type { ServerSeed } from '../domain/seed-types.js';
-import { parseBody } from './body.js';
+import { parseBody, UnreadableBodyError } from './body.js';
 import type { RecordedExchange } from './har-input.js';
-import { atEntry } from './har-input.js';
 import { itemsOf, operationOf, recordOf, serverIdOf } from './operations.js';
 
 /** What a recording shows of one server's state before the session. */
@@ -90,7 +89,12 @@ export function inferServers(exchanges: readonly RecordedExchange[]): Map<number
       facts = new Facts();
       all.set(serverId, facts);
     }
-    atEntry(exchange.index, () => learn(facts, exchange));
+    try {
+      learn(facts, exchange);
+    } catch (error) {
+      // An answer no reader can walk shows nothing of the state; the replay says so at that entry.
+      if (!(error instanceof UnreadableBodyError)) throw error;
+    }
   }
   return new Map([...all].map(([serverId, facts]) => [serverId, toSeed(facts)]));
 }
@@ -219,8 +223,14 @@ function toSeed(facts: Facts): ServerFacts {
 
 function requestJson(exchange: RecordedExchange): Record<string, unknown> | undefined {
   if (exchange.body === undefined) return undefined;
-  const body = parseBody('application/json', exchange.body.toString('utf8'));
-  return body.kind === 'json' ? recordOf(body) : undefined;
+  try {
+    const body = parseBody('application/json', exchange.body.toString('utf8'));
+    return body.kind === 'json' ? recordOf(body) : undefined;
+  } catch (error) {
+    // A client may send anything (a body nested 150 deep): it is sent as recorded, shows nothing.
+    if (error instanceof UnreadableBodyError) return undefined;
+    throw error;
+  }
 }
 
 /** Field names a successful add-by-email proves to exist: its CustomFields, FirstName, LastName. */

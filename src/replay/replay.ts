@@ -4,9 +4,9 @@ import { loadSeed } from '../files.js';
 import { LearnedSecrets } from '../record/learned-secrets.js';
 import { secretHider } from '../redaction/hide-secrets.js';
 import { createFakeMarketingServer, type FakeMarketingServer } from '../server.js';
+import { UnreadableBodyError } from './body.js';
 import { compareAnswers } from './compare.js';
 import {
-  atEntry,
   type HarExchanges,
   HarInputError,
   type RecordedExchange,
@@ -144,9 +144,11 @@ async function replayExchanges(
       const serverId = serverIdOf(exchange);
       const maps = (serverId === undefined ? undefined : ids.get(serverId)) ?? shared;
       const facts = serverId === undefined ? undefined : inferred?.get(serverId);
-      const result = await atEntryAsync(exchange.index, () =>
-        replayOne(fake, exchange, maps, { inferred: inferred !== undefined, facts, hide }),
-      );
+      const result = await replayOne(fake, exchange, maps, {
+        inferred: inferred !== undefined,
+        facts,
+        hide,
+      });
       results.push(withoutKeys(result, hide));
       // An injected request settles without leaving the microtask queue, and each one leaves an
       // immediate (holding its request, answer and mock socket, ~10 KB) that only runs once the
@@ -194,17 +196,6 @@ function scrubbed(error: unknown, hide: (text: string) => string): Error {
   error.message = hide(error.message);
   if (typeof error.stack === 'string') error.stack = hide(error.stack);
   return error;
-}
-
-/** {@link atEntry} for the replay of one entry, which awaits the fake. */
-async function atEntryAsync<T>(index: number, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    return atEntry(index, () => {
-      throw error;
-    });
-  }
 }
 
 function withoutKeys(result: ExchangeResult, hide: (text: string) => string): ExchangeResult {
@@ -267,17 +258,24 @@ async function replayOne(
   });
   const unseen = unseenState(exchange, operation, knowledge);
   if (unseen) return { ...base, ...noted, outcome: 'not comparable', reason: unseen };
-  const differences = compareAnswers(
-    exchange.response,
-    {
-      status: answer.statusCode,
-      contentType: String(answer.headers['content-type'] ?? ''),
-      body: answer.statusCode >= 400 ? withRecordedIds(answer.body, operation, ids) : answer.body,
-    },
-    ids,
-    knowledge.hide,
-    { exactDates: !knowledge.inferred },
-  );
+  let differences: string[];
+  try {
+    differences = compareAnswers(
+      exchange.response,
+      {
+        status: answer.statusCode,
+        contentType: String(answer.headers['content-type'] ?? ''),
+        body: answer.statusCode >= 400 ? withRecordedIds(answer.body, operation, ids) : answer.body,
+      },
+      ids,
+      knowledge.hide,
+      { exactDates: !knowledge.inferred },
+    );
+  } catch (error) {
+    // One body no reader can walk is that exchange's matter, not the whole HAR's.
+    if (!(error instanceof UnreadableBodyError)) throw error;
+    return { ...base, ...noted, outcome: 'not comparable', reason: error.message };
+  }
   return differences.length === 0
     ? { ...base, ...noted, outcome: 'match' }
     : { ...base, ...noted, outcome: 'drift', differences };

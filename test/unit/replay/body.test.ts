@@ -74,7 +74,7 @@ describe('parseBody', () => {
     const deep = `${'['.repeat(MAX_SHOWN_DEPTH + 1)}${']'.repeat(MAX_SHOWN_DEPTH + 1)}`;
     expect(() => parseBody('application/json', deep)).toThrow(UnreadableBodyError);
     expect(() => parseBody('application/json', deep)).toThrow(
-      `a JSON body nests deeper than ${MAX_SHOWN_DEPTH} levels, which no reader can walk without overflowing its stack`,
+      `a JSON body nests deeper than ${MAX_SHOWN_DEPTH} levels, which no reader can walk without overflowing its stack: not compared`,
     );
     const fine = `${'['.repeat(MAX_SHOWN_DEPTH)}${']'.repeat(MAX_SHOWN_DEPTH)}`;
     expect(parseBody('application/json', fine).kind).toBe('json');
