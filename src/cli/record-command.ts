@@ -1,8 +1,12 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeFailure } from '../files.js';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
 import { negativeNumbersJoined, readFlagFile, UsageError } from './args.js';
 import { CaFileError, writeCaFile } from './ca-file.js';
+
+/** Errors of a file at --out that the person who chose it can fix: exit 2 with words. */
+const FILE_FAILURES = new Set(['EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'EISDIR', 'EROFS', 'ELOOP']);
 
 export const RECORD_USAGE = `Usage: fake-marketing-server record --upstream <base URL> [options]
 
@@ -65,11 +69,19 @@ export async function runRecordCommand(argv: readonly string[]): Promise<Recorde
     });
   } catch (error) {
     if (error instanceof RecorderOptionError) throw new UsageError(error.message);
-    const { code } = error as NodeJS.ErrnoException;
+    const { code, syscall } = error as NodeJS.ErrnoException;
     if (code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use: pick another with --port (0 for any).`);
-    if (code === 'EACCES' || code === 'ENOENT' || code === 'EISDIR')
-      throw new UsageError(`cannot write ${out}: ${(error as Error).message}`);
+    if (syscall === 'listen')
+      throw new UsageError(`cannot listen on port ${port}: ${(error as Error).message}.`);
+    // Reading the HAR at --out to continue it (writes fail as RecorderOptionError, above).
+    if (code !== undefined && FILE_FAILURES.has(code)) {
+      const why =
+        code === 'EACCES' || code === 'EPERM'
+          ? 'no permission to read it'
+          : writeFailure(error, out);
+      throw new UsageError(`cannot read --out ${out} to continue it: ${why}; give another --out.`);
+    }
     throw error;
   }
   const lines = [

@@ -25,6 +25,15 @@ export type Previous =
  */
 export async function readPrevious(out: string): Promise<Previous> {
   if (!existsSync(out)) return { entries: [] };
+  // In a shared folder a neighbour's recording can be at the name: continuing it would mix two
+  // sessions, and a sticky folder keeps it theirs, so that no write could replace it.
+  const owner = (await stat(out)).uid;
+  const uid = process.getuid?.();
+  if (uid !== undefined && owner !== uid) {
+    throw new RecorderOptionError(
+      `cannot write --out ${out}: it belongs to another user (uid ${owner}); give an --out of your own.`,
+    );
+  }
   const ours = await ownRecording(out).catch(() => undefined);
   if (ours !== undefined) return ours;
   try {

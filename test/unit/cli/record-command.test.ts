@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,6 +216,38 @@ describe('fake-marketing-server record, in process', () => {
       ),
     );
   });
+
+  it('says in words, as a usage error, that --out cannot be written where a part of its path is a file', async () => {
+    const file = join(folder, 'a-file');
+    writeFileSync(file, '');
+    const out = join(file, 'traffic.har');
+    await expect(
+      runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', '0', '--out', out]),
+    ).rejects.toThrow(
+      new UsageError(
+        `cannot write --out ${out}: a part of its path is not a folder; give another --out.`,
+      ),
+    );
+  });
+
+  // Only root can give a file to another user.
+  it.skipIf(process.getuid?.() !== 0)(
+    "refuses to continue another user's HAR at --out, leaving it as it is",
+    async () => {
+      const out = join(folder, 'theirs.har');
+      const text = '{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[]}}';
+      writeFileSync(out, text);
+      chownSync(out, 2001, 2001);
+      await expect(
+        runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', '0', '--out', out]),
+      ).rejects.toThrow(
+        new UsageError(
+          `cannot write --out ${out}: it belongs to another user (uid 2001); give an --out of your own.`,
+        ),
+      );
+      expect(readFileSync(out, 'utf8')).toBe(text);
+    },
+  );
 
   it('refuses a folder at --out, never writing into it', async () => {
     await expect(
