@@ -236,8 +236,9 @@ function headerMap(headers: readonly unknown[]): Record<string, string> {
 
 /**
  * HAR 1.2 stores bodies decoded, but not every tool does: a base64 body whose bytes are still
- * compressed (as Content-Encoding says, or by the gzip magic number) is inflated here, to
- * {@link MAX_DECODED_BODY_BYTES} at most (zlib stops there): past it, why it was not read. The
+ * compressed (as Content-Encoding says, or by the gzip magic number) is inflated here. Every
+ * coding the header lists is undone, the last applied first (`gzip, br` is brotli of gzip), each
+ * to {@link MAX_DECODED_BODY_BYTES} at most (zlib stops there): past it, why it was not read. The
  * bound holds for base64 that is not compressed too.
  */
 function decodeBody(
@@ -250,25 +251,35 @@ function decodeBody(
   // Measured without decoding (the length alone says it): a body past the bound is never held twice.
   if (Buffer.byteLength(text, 'base64') > MAX_DECODED_BODY_BYTES)
     return { unreadable: tooLarge('base64') };
-  const bytes = Buffer.from(text, 'base64');
-  const encoding = (contentEncoding ?? '').trim().toLowerCase();
+  let bytes = Buffer.from(text, 'base64');
+  const listed = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  const [name, inflate] = [
-    encoding === 'br' ? (['br', brotliDecompressSync] as const) : undefined,
-    encoding === 'deflate' ? (['deflate', inflateSync] as const) : undefined,
-    encoding.includes('gzip') || gzip ? (['gzip', gunzipSync] as const) : undefined,
-  ].find((step) => step !== undefined) ?? [undefined, undefined];
-  if (inflate) {
+  const codings = listed.length === 0 && gzip ? ['gzip'] : listed;
+  for (const coding of [...codings].reverse()) {
+    const inflate = INFLATERS[coding];
+    if (inflate === undefined) break;
     try {
-      return inflate(bytes, { maxOutputLength: MAX_DECODED_BODY_BYTES }).toString('utf8');
+      bytes = inflate(bytes, { maxOutputLength: MAX_DECODED_BODY_BYTES });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
-        return { unreadable: tooLarge(name) };
-      // Already decoded, as HAR 1.2 wants: the bytes as they are.
+        return { unreadable: tooLarge(codings.join(', ')) };
+      // Already decoded that far, as HAR 1.2 wants: the bytes as they are.
+      break;
     }
   }
   return bytes.toString('utf8');
 }
+
+/** The codings replay undoes, by the name Content-Encoding gives them. */
+const INFLATERS: Readonly<Record<string, typeof gunzipSync | undefined>> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  br: brotliDecompressSync,
+  deflate: inflateSync,
+};
 
 /** Why a body past {@link MAX_DECODED_BODY_BYTES} is not compared. */
 const tooLarge = (decoding: string) =>

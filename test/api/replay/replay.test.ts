@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   createFakeMarketingServer,
@@ -267,6 +267,26 @@ describe('replayHar: HARs from other tools', () => {
     const report = await replayHar(other);
     expect(report).toMatchObject({ entries: 4, ignored: 2, matched: 2, drifted: 0 });
     expect(report.results.map((r) => r.index)).toEqual([2, 3]);
+  });
+
+  it('reads a body under stacked codings (gzip four times, gzip then br): a match', async () => {
+    const har = await recordedHar([{ url: '/lists' }, { url: '/customfields' }]);
+    const other = structuredClone(har);
+    const gzipped = other.log.entries[0]!.response;
+    const four = [1, 2, 3, 4].reduce(
+      (bytes) => gzipSync(bytes),
+      Buffer.from(gzipped.content.text!),
+    );
+    gzipped.content.text = four.toString('base64');
+    gzipped.content.encoding = 'base64';
+    gzipped.headers.push({ name: 'content-encoding', value: 'gzip, gzip, gzip, gzip' });
+    const stacked = other.log.entries[1]!.response;
+    const brOfGzip = brotliCompressSync(gzipSync(stacked.content.text!));
+    stacked.content.text = brOfGzip.toString('base64');
+    stacked.content.encoding = 'base64';
+    stacked.headers.push({ name: 'content-encoding', value: 'gzip, br' });
+    const report = await replayHar(other);
+    expect(report.results.map((r) => r.outcome)).toEqual(['match', 'match']);
   });
 });
 

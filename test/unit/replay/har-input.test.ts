@@ -1,6 +1,10 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { HarInputError, readHarExchanges } from '../../../src/replay/har-input.js';
+import {
+  HarInputError,
+  MAX_DECODED_BODY_BYTES,
+  readHarExchanges,
+} from '../../../src/replay/har-input.js';
 
 // How replay reads a HAR: the API entries it keeps, decoded, and what it refuses.
 
@@ -172,6 +176,32 @@ describe('readHarExchanges: base64 and compressed answers', () => {
     expect(encoded(gzipSync(answer))).toBe(answer);
     expect(encoded(deflateSync(answer), 'Deflate')).toBe(answer);
     expect(encoded(brotliCompressSync(answer), 'br')).toBe(answer);
+  });
+
+  it('every coding Content-Encoding lists is undone, the last applied first', () => {
+    expect(encoded(brotliCompressSync(gzipSync(answer)), 'gzip, br')).toBe(answer);
+    expect(encoded(gzipSync(deflateSync(answer)), 'deflate,GZIP')).toBe(answer);
+    const fourTimes = [1, 2, 3, 4].reduce((bytes) => gzipSync(bytes), Buffer.from(answer));
+    expect(encoded(fourTimes, 'gzip, gzip, gzip, gzip')).toBe(answer);
+    expect(encoded(gzipSync(answer), 'identity, gzip')).toBe(answer);
+  });
+
+  it('a stacked coding that decodes past the bound is not read, naming the codings', () => {
+    const bomb = brotliCompressSync(gzipSync(Buffer.alloc(MAX_DECODED_BODY_BYTES + 1)));
+    const read = first(
+      entry({
+        responseHeaders: [{ name: 'Content-Encoding', value: 'gzip, br' }],
+        content: {
+          mimeType: 'application/json',
+          text: bomb.toString('base64'),
+          encoding: 'base64',
+        },
+      }),
+    ).response;
+    expect(read.body).toBeUndefined();
+    expect(read.unreadable).toBe(
+      `the recorded answer body decodes (gzip, br) to more than ${MAX_DECODED_BODY_BYTES} bytes, the most replay reads`,
+    );
   });
 
   it('already decoded despite its Content-Encoding: the bytes as they are', () => {
