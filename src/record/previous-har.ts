@@ -11,7 +11,8 @@ const CREATOR = 'fake-marketing-server record';
 
 /**
  * What a recording being continued holds: a file the recorder wrote stays as it is (its entries
- * counted, its length known); another HAR's entries are rewritten in the recorder's form.
+ * counted, its length known); one it wrote in another layout (reformatted) has its entries
+ * rewritten in the recorder's form.
  */
 export type Previous =
   | { readonly count: number; readonly length: number }
@@ -20,8 +21,8 @@ export type Previous =
 /**
  * The recording at `out`, to continue it; none when there is no file. One the recorder wrote is
  * read a line (an entry) at a time, so that memory holds one entry whatever the file's length;
- * another HAR is read whole. Throws RecorderOptionError for a file that is not a HAR: it is never
- * overwritten.
+ * one it wrote in another layout is read whole. Throws RecorderOptionError for a file that is not
+ * a HAR, or a HAR another tool wrote: it is never overwritten.
  */
 export async function readPrevious(out: string): Promise<Previous> {
   if (!existsSync(out)) return { entries: [] };
@@ -36,11 +37,20 @@ export async function readPrevious(out: string): Promise<Previous> {
   }
   const ours = await ownRecording(out).catch(() => undefined);
   if (ours !== undefined) return ours;
+  let har: { log?: { entries?: unknown; creator?: { name?: unknown } } } | undefined;
   try {
-    const har = JSON.parse(readTextFile(out)) as { log?: { entries?: unknown } };
-    if (Array.isArray(har.log?.entries)) return { entries: har.log.entries };
+    har = JSON.parse(readTextFile(out)) as typeof har;
   } catch {
     // Reported below: an unreadable or foreign file is never overwritten.
+  }
+  if (Array.isArray(har?.log?.entries)) {
+    const creator = har.log.creator?.name;
+    if (creator === CREATOR) return { entries: har.log.entries };
+    // A browser's or another tool's HAR holds Authorization headers, keys and cookies in clear:
+    // continued, they would be kept under the recorder's name, which says the file holds none.
+    throw new RecorderOptionError(
+      `${out} is a HAR that fake-marketing-server record did not write (its creator is ${typeof creator === 'string' ? JSON.stringify(creator).slice(0, 100) : 'not named'}): its entries may hold keys, Authorization headers and cookies in clear, so it is not continued. Give another --out, or move the file away.`,
+    );
   }
   throw new RecorderOptionError(
     `${out} exists and is not a HAR file: give another --out (it is never overwritten).`,

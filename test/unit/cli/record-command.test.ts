@@ -249,6 +249,24 @@ describe('fake-marketing-server record, in process', () => {
     },
   );
 
+  it("refuses to continue a browser's HAR at --out (exit 2), saying to choose another --out", async () => {
+    const out = join(folder, 'browser.har');
+    const text = '{"log":{"version":"1.2","creator":{"name":"WebInspector"},"entries":[{}]}}';
+    writeFileSync(out, text);
+    const refused = runRecordCommand([
+      '--upstream',
+      UPSTREAM,
+      '--http',
+      '--port',
+      '0',
+      '--out',
+      out,
+    ]);
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow('Give another --out, or move the file away.');
+    expect(readFileSync(out, 'utf8')).toBe(text);
+  });
+
   it('refuses a folder at --out, never writing into it', async () => {
     await expect(
       runRecordCommand(['--upstream', UPSTREAM, '--http', '--port', '0', '--out', folder]),

@@ -263,11 +263,11 @@ describe('a recording being continued', () => {
     expect(await readPrevious(out)).toEqual({ entries: [] });
   });
 
-  it("rewrites another tool's HAR in the recorder's form, its entries first", async () => {
+  it("rewrites a HAR the recorder wrote, reformatted, in the recorder's form, its entries first", async () => {
     const har = {
       log: {
         version: '1.2',
-        creator: { name: 'browser', version: '1' },
+        creator: { name: 'fake-marketing-server record', version: '1' },
         pages: [],
         entries: [entry(1), entry(2)],
       },
@@ -299,7 +299,7 @@ describe('a recording being continued', () => {
     expect(readFileSync(out, 'utf8')).toBe(text);
   });
 
-  it("reads a file in its form with an entry that is not an object whole, as another tool's", async () => {
+  it('reads a file in its form with an entry that is not an object whole', async () => {
     const file = new HarFile(out);
     file.append(entry(1));
     file.append(entry(2));
@@ -308,7 +308,7 @@ describe('a recording being continued', () => {
     expect(await readPrevious(out)).toEqual({ entries: [entry(1), [2]] });
   });
 
-  it("reads a head in another order than the recorder's whole, as another tool's", async () => {
+  it("reads a head in another order than the recorder's whole", async () => {
     await recorded(1);
     const text = readFileSync(out, 'utf8')
       .replace('{"log":{"version":"1.2",', '{"log":{')
@@ -326,14 +326,11 @@ describe('a recording being continued', () => {
     ['a number', '7', 7],
     ['null', 'null', null],
     ['a string', '"text"', 'text'],
-  ])(
-    "reads a file in its form with an entry that is %s whole, as another tool's",
-    async (_, line, value) => {
-      await recorded(2);
-      writeFileSync(out, readFileSync(out, 'utf8').replace(/\{"_id":2[^\n]*/, line));
-      expect(await readPrevious(out)).toEqual({ entries: [entry(1), value] });
-    },
-  );
+  ])('reads a file in its form with an entry that is %s whole', async (_, line, value) => {
+    await recorded(2);
+    writeFileSync(out, readFileSync(out, 'utf8').replace(/\{"_id":2[^\n]*/, line));
+    expect(await readPrevious(out)).toEqual({ entries: [entry(1), value] });
+  });
 
   it.each([
     ['its first entry no JSON', 3, (text: string) => text.replace('{"_id":1', '{"_id":1,')],
@@ -362,12 +359,43 @@ describe('a recording being continued', () => {
     await expect(readPrevious(out)).rejects.toThrow('is not a HAR file');
   });
 
-  it("takes a HAR of the recorder's shape from another creator as another tool's", async () => {
+  it("refuses a HAR of the recorder's shape from another creator, leaving it as it is", async () => {
     const file = new HarFile(out);
     file.append(entry(1));
     await file.write();
-    writeFileSync(out, readFileSync(out, 'utf8').replace('fake-marketing-server record', 'other'));
-    expect(await readPrevious(out)).toEqual({ entries: [entry(1)] });
+    const text = readFileSync(out, 'utf8').replace('fake-marketing-server record', 'other');
+    writeFileSync(out, text);
+    await expect(readPrevious(out)).rejects.toThrow(
+      `${out} is a HAR that fake-marketing-server record did not write (its creator is "other")`,
+    );
+    expect(readFileSync(out, 'utf8')).toBe(text);
+  });
+
+  it("refuses a browser's HAR, its keys and cookies in clear, rather than keep them under the recorder's name", async () => {
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        entries: [
+          {
+            request: {
+              method: 'GET',
+              url: 'https://api.example.com/marketing/v1/lists?key=browser-clear-key',
+              headers: [
+                { name: 'Authorization', value: 'Basic MTIzNDU6YnJvd3Nlci1jbGVhci1rZXk=' },
+                { name: 'Cookie', value: 'session=clear-cookie' },
+              ],
+            },
+          },
+        ],
+      },
+    };
+    const text = JSON.stringify(har);
+    writeFileSync(out, text);
+    await expect(readPrevious(out)).rejects.toThrow(
+      `${out} is a HAR that fake-marketing-server record did not write (its creator is "WebInspector"): its entries may hold keys, Authorization headers and cookies in clear, so it is not continued. Give another --out, or move the file away.`,
+    );
+    expect(readFileSync(out, 'utf8')).toBe(text);
   });
 
   it('refuses a folder at --out', async () => {
