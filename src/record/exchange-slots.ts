@@ -13,14 +13,27 @@ export class ExchangeSlots {
     readonly waiting: number,
   ) {}
 
-  /** Resolves when the caller's turn comes; undefined, at once, when too many wait already. */
-  take(): Promise<void> | undefined {
+  /**
+   * Resolves true when the caller's turn comes, or false when it has waited `maxWaitMs` (it then
+   * leaves the queue and holds no turn); undefined, at once, when too many wait already.
+   */
+  take(maxWaitMs: number): Promise<boolean> | undefined {
     if (this.busy < this.size) {
       this.busy += 1;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     if (this.queue.length >= this.waiting) return undefined;
-    return new Promise((resolve) => this.queue.push(resolve));
+    return new Promise((resolve) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.queue.splice(this.queue.indexOf(turn), 1);
+        resolve(false);
+      }, maxWaitMs);
+      this.queue.push(turn);
+    });
   }
 
   /** Ends one turn: the slot goes to the first in the queue, if any. */

@@ -24,6 +24,7 @@ import {
 import { HarFile, HarWriteError } from './har-file.js';
 import { LearnedSecrets, MAX_LEARNED_SECRETS } from './learned-secrets.js';
 import { readPrevious } from './previous-har.js';
+import { DEFAULT_QUEUE_WAIT_MS, refuseLate } from './queue-wait.js';
 import { RecorderOptionError } from './recorder-error.js';
 import { refuseUnwritable } from './unwritable-refusal.js';
 
@@ -56,6 +57,12 @@ export interface RecorderOptions {
    * to {@link MAX_WAITING}; past that one gets 503 at once.
    */
   maxInFlight?: number;
+  /**
+   * How long a request may wait its turn; default 45 000 ms. Past it, it is answered 504 saying
+   * so, neither forwarded nor recorded (its unread body would soon be cut by the server's own
+   * 60 s bound with a bare 408).
+   */
+  queueWaitMs?: number;
 }
 
 /** The most requests that wait for their turn while {@link RecorderOptions.maxInFlight} are forwarded. */
@@ -98,6 +105,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   const agent = upstream.https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const inFlight = new Set<Promise<void>>();
+  const queueWaitMs = options.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS;
   const slots = new ExchangeSlots(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, MAX_WAITING);
   // Names this recorder in the Via header of what it forwards, to see its own requests come back.
   const hop = `fake-marketing-server-record-${randomBytes(8).toString('hex')}`;
@@ -115,10 +123,16 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     if (!req.url?.startsWith('/')) return refuseTarget(req, res);
     if (namesControlApi(req.url)) return refuseControlApi(req, res);
     if (file.refusal) return refuseUnwritable(req, res, file.refusal);
-    const turn = slots.take();
+    const turn = slots.take(queueWaitMs);
     if (turn === undefined) return refuseBusy(req, res, slots);
+    let taken = false;
     const done = turn
-      .then(() => {
+      .then((came) => {
+        if (!came) {
+          refuseLate(req, res, queueWaitMs, slots.size);
+          throw new RefusedHereError();
+        }
+        taken = true;
         // A request that waited its turn while the HAR became unwritable is refused too.
         if (file.refusal) {
           refuseUnwritable(req, res, file.refusal);
@@ -140,7 +154,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
           if (!(error instanceof RefusedHereError)) res.destroy();
         },
       )
-      .finally(() => slots.release());
+      .finally(() => {
+        if (taken) slots.release();
+      });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
