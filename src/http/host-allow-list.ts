@@ -73,3 +73,16 @@ export function hostnameOf(host: string): string | undefined {
   const name = match[2]!;
   return NUMERIC_LABEL.test(name) && isIP(name) !== 4 ? undefined : name;
 }
+
+/**
+ * How many Host fields a request's raw headers hold. Node keeps the first; a second one is an
+ * ambiguity a proxy in front may read the other way (RFC 9112 3.2: answered 400).
+ */
+export function hostFieldCount(rawHeaders: readonly string[]): number {
+  let hosts = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts += 1;
+  }
+  return hosts;
+}

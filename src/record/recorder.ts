@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { HostAllowList } from '../http/host-allow-list.js';
+import { HostAllowList, hostFieldCount } from '../http/host-allow-list.js';
 import { toHarEntry } from '../journal/har.js';
 import { journalEntryOf } from '../journal/journal.js';
 import { startServer } from '../listen.js';
@@ -119,7 +119,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   // refuses when asked directly. So the recorder answers only its own names, as the fake does.
   const hosts = new HostAllowList([options.host ?? '127.0.0.1']);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!hosts.allowsHost(req.headers.host ?? '')) return refuseHost(req, res);
+    if (hostFieldCount(req.rawHeaders) > 1 || !hosts.allowsHost(req.headers.host ?? '')) {
+      return refuseHost(req, res);
+    }
     if (!req.url?.startsWith('/')) return refuseTarget(req, res);
     if (namesControlApi(req.url)) return refuseControlApi(req, res);
     if (file.refusal) return refuseUnwritable(req, res, file.refusal);
@@ -189,13 +191,16 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   };
 }
 
-/** 403 for a Host that is not the recorder's own: nothing is forwarded, nothing recorded. */
+/** 403 for a Host that is not the recorder's own, or two of them: nothing forwarded or recorded. */
 function refuseHost(req: IncomingMessage, res: ServerResponse): void {
   const host = JSON.stringify(req.headers.host ?? '')
     .slice(1, -1)
     .slice(0, 200);
   const body = JSON.stringify({
-    message: `fake-marketing-server record: Host '${host}' is not this recorder's (an IP address, localhost, or the --host it listens on): refused, not forwarded, as a guard against DNS rebinding.`,
+    message:
+      hostFieldCount(req.rawHeaders) > 1
+        ? 'fake-marketing-server record: the request has more than one Host field, which a server or proxy may each read otherwise: refused, not forwarded.'
+        : `fake-marketing-server record: Host '${host}' is not this recorder's (an IP address, localhost, or the --host it listens on): refused, not forwarded, as a guard against DNS rebinding.`,
   });
   req.resume();
   res.writeHead(403, {

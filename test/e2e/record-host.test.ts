@@ -74,6 +74,23 @@ describe('the recorder and the Host header', () => {
   });
 });
 
+describe('the recorder and two Host fields', () => {
+  it('refuses a request with two Host fields with 403, even when the first is its own', async () => {
+    const host = new URL(recorder.url).host;
+    const recorded = recorder.entries;
+    const { text } = await exchange(
+      { url: recorder.url, ca: undefined },
+      Buffer.from(
+        `GET /marketing/v1/lists HTTP/1.1\r\nHost: ${host}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+        'latin1',
+      ),
+    );
+    expect(statusOf(text)).toBe(403);
+    expect(text).toContain('more than one Host field');
+    expect(recorder.entries).toBe(recorded);
+  });
+});
+
 describe('the recorder and a fake control API', () => {
   it('refuses /__admin paths however spelt with 403, forwarding and recording nothing', async () => {
     const { port } = new URL(recorder.url);

@@ -3,6 +3,7 @@ import type { Core } from '../../core.js';
 import { ApiError } from '../../domain/errors.js';
 import { isLoopbackPeer } from '../../listen.js';
 import { isControlApi } from '../../paths.js';
+import { hostFieldCount } from '../host-allow-list.js';
 
 /** What a browser says of a request it sends on its own page's behalf (or a typed address). */
 const OWN_FETCH = new Set(['same-origin', 'none']);
@@ -77,10 +78,5 @@ export function checkHeaderFields(
   if (raw.length > MAX_HEADER_FIELDS * 2) {
     return done(new ApiError('TOO_MANY_HEADERS', { max: MAX_HEADER_FIELDS }));
   }
-  let hosts = 0;
-  for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') hosts += 1;
-  }
-  done(hosts > 1 ? new ApiError('DUPLICATE_HOST') : undefined);
+  done(hostFieldCount(raw) > 1 ? new ApiError('DUPLICATE_HOST') : undefined);
 }
