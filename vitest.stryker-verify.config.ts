@@ -10,8 +10,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      'test/unit/verify/readers.test.ts',
-      'test/unit/verify/error-answers.test.ts',
+      'test/unit/verify/*.test.ts',
       'test/unit/printable.test.ts',
       'test/e2e/trickling-upstream.test.ts',
       'test/e2e/verify-drift.test.ts',
