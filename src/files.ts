@@ -134,7 +134,10 @@ function isStream(file: string): boolean {
     const own = lstatSync(file);
     if (own.isSymbolicLink() && !/^\/(dev|proc)\//.test(file)) return false;
     const target = own.isSymbolicLink() ? statSync(file) : own;
-    return target.isCharacterDevice() || target.isFIFO() || target.isSocket();
+    if (target.isCharacterDevice()) return true;
+    // A pipe or socket a neighbour made is theirs to read: only the user's own is written to.
+    const uid = process.getuid?.();
+    return (target.isFIFO() || target.isSocket()) && (uid === undefined || target.uid === uid);
   } catch {
     return false;
   }
@@ -180,12 +183,21 @@ function isFolder(path: string): boolean {
  * save does first, so that a state file is refused at start rather than at the first save.
  */
 export function unwritableFileProblem(file: string): string | undefined {
+  const uid = process.getuid?.();
+  try {
+    // A link a neighbour put at the name would have the state read from a file of their choosing.
+    const link = lstatSync(file);
+    if (link.isSymbolicLink() && uid !== undefined && link.uid !== uid) {
+      return `it is a link that belongs to another user (uid ${link.uid}), which is not followed; use a file of your own`;
+    }
+  } catch {
+    // Not there yet: the checks below say whether it can be made.
+  }
   try {
     const stats = statSync(file);
     if (stats.isDirectory()) return WRITE_FAILURES.EISDIR;
     // In a shared folder a neighbour can put a state of theirs at the name: it would be loaded,
     // keys and all, and no save could replace it (sticky folders keep a file its owner's).
-    const uid = process.getuid?.();
     if (uid !== undefined && stats.uid !== uid) {
       return `it belongs to another user (uid ${stats.uid}), whose state is not loaded; use a file of your own`;
     }

@@ -3,7 +3,8 @@ import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 
 /**
  * A body as a HAR stores it (HAR 1.2, `content.text`): decoded, so that the secrets in it can be
- * found and taken out. Every coding a `Content-Encoding` lists is undone, the last applied first
+ * found and taken out. Every coding the `Content-Encoding` and `Transfer-Encoding` list is undone
+ * (but `chunked`, which Node undoes), the last applied first
  * (`gzip, br` is brotli of gzip); `deflate` is read as zlib or, as many servers send it, raw.
  * A decoded body is bounded by {@link MAX_ANSWER_BYTES}, the bound of a raw answer (zlib stops
  * there: a small gzip of zeros must not inflate to gigabytes); past it the body is kept as
@@ -40,8 +41,9 @@ export function decodedBody(
     .join(',')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  if (listed.length === 0 || body.length === 0) return { body };
+    .filter((coding) => coding !== '' && coding !== 'identity' && coding !== 'chunked');
+  if (body.length === 0) return { body };
+  if (listed.length === 0) return undeclaredGzip(body, what);
   const named = listed.join(', ');
   let bytes = body;
   for (const coding of [...listed].reverse()) {
@@ -60,6 +62,27 @@ export function decodedBody(
     }
   }
   return { body: bytes };
+}
+
+/**
+ * A body that says no coding but begins as gzip does (a server that forgot the header, or one that
+ * says `identity` over gzip): its secrets would be hidden in it, so it is stored decoded when it
+ * is whole gzip, said in a note; other bytes are kept as they are.
+ */
+function undeclaredGzip(body: Buffer, what: string): DecodedBody {
+  if (body.length < 18 || body[0] !== 0x1f || body[1] !== 0x8b || body[2] !== 8) return { body };
+  try {
+    const decoded = gunzipSync(body, { maxOutputLength: MAX_ANSWER_BYTES });
+    return {
+      body: decoded,
+      note: `The ${what}'s body is gzip that no Content-Encoding announced: it is stored decoded.`,
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      return dropped(what, 'none', `it is gzip that decodes past ${MAX_ANSWER_BYTES} bytes`);
+    }
+    return { body };
+  }
 }
 
 function dropped(what: string, named: string, why: string): DecodedBody {

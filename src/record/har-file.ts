@@ -68,6 +68,8 @@ export class HarFile {
   /** Serialised entries, each after its separator. */
   private batch: Buffer[] = [];
   private batchBytes = 0;
+  /** The bytes of the batch a write has taken, until it is on disk or back in the batch. */
+  private writingBytes = 0;
   private count = 0;
   /** The file's length on disk, its tail included; undefined until the first write. */
   private length: number | undefined;
@@ -114,7 +116,7 @@ export class HarFile {
    * exchanges waiting go on rather than wait for a disk that may never come back).
    */
   room(): Promise<void> {
-    if (this.batchBytes < MAX_UNWRITTEN_BYTES) return Promise.resolve();
+    if (this.held < MAX_UNWRITTEN_BYTES) return Promise.resolve();
     const room = new Promise<void>((resolve) => this.waiters.push(resolve));
     // The batch is full and kept after a failed write: a write is what frees the waiters, so one
     // is started if none is under way (else they would wait for an exchange that never comes).
@@ -127,7 +129,16 @@ export class HarFile {
    * waiting for them reach {@link MAX_UNWRITTEN_BYTES}, so that memory stays bounded.
    */
   get refusal(): HarWriteError | undefined {
-    return this.batchBytes >= MAX_UNWRITTEN_BYTES ? this.failure : undefined;
+    return this.held >= MAX_UNWRITTEN_BYTES ? this.failure : undefined;
+  }
+
+  /**
+   * The bytes that count against the bound: the batch, and while writes fail also the batch a
+   * write has taken (a failed write puts it back: without it, each try of a failing disk would let
+   * one more batch in).
+   */
+  private get held(): number {
+    return this.failure === undefined ? this.batchBytes : this.batchBytes + this.writingBytes;
   }
 
   /** How many entries wait in memory for a write. */
@@ -212,6 +223,7 @@ export class HarFile {
     const bytes = this.batchBytes;
     this.batch = [];
     this.batchBytes = 0;
+    this.writingBytes = bytes;
     const temporary = unguessableTemporaryOf(this.path);
     try {
       let handle: FileHandle;
@@ -237,9 +249,11 @@ export class HarFile {
       this.length = at;
       this.foreign = [];
       this.failure = undefined;
+      this.writingBytes = 0;
     } catch (error) {
       this.batch = [...batch, ...this.batch];
       this.batchBytes += bytes;
+      this.writingBytes = 0;
       await rm(temporary, { force: true }).catch(() => undefined);
       this.failure = new HarWriteError(this.path, this.reasonOf(error), { cause: error });
       throw this.failure;

@@ -234,7 +234,8 @@ function refuseTarget(req: IncomingMessage, res: ServerResponse): void {
  * (`GET /__admin/state`) and resets it, which no recording may hold or do.
  */
 export function namesControlApi(target: string): boolean {
-  let path = target;
+  // Backslashes and runs of slashes are one slash to many servers and proxies (nginx merges them).
+  let path = target.replace(/[\\/]+/g, '/');
   // Up to three times: an escape may hide a dot segment or another escape.
   for (let round = 0; round < 3; round += 1) {
     try {
@@ -250,7 +251,7 @@ export function namesControlApi(target: string): boolean {
       return false;
     }
     if (unescaped === path) return false;
-    path = unescaped;
+    path = unescaped.replace(/[\\/]+/g, '/');
   }
   return /__admin/i.test(path);
 }
@@ -330,14 +331,10 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     // headers get the request's redaction, `Authorization`-like ones included.
     responseHeaders: redactor.requestHeaders(withoutCookieValues(exchange.responseHeaders)),
   });
-  const request = decodedBody(
-    exchange.requestBody,
-    exchange.requestHeaders['content-encoding'],
-    'request',
-  );
+  const request = decodedBody(exchange.requestBody, codingsOf(exchange.requestHeaders), 'request');
   const response = decodedBody(
     exchange.responseBody,
-    exchange.responseHeaders['content-encoding'],
+    codingsOf(exchange.responseHeaders),
     'answer',
   );
   const entry = toHarEntry(
@@ -351,6 +348,11 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     entry.comment = notes.join(' ');
   }
   return entry;
+}
+
+/** The codings applied to a body, in order: its content codings, then its transfer codings. */
+function codingsOf(headers: Record<string, string | string[] | number | undefined>): string[] {
+  return [headers['content-encoding'] ?? [], headers['transfer-encoding'] ?? []].flat().map(String);
 }
 
 /**

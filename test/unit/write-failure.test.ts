@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import {
   chownSync,
+  lchownSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -140,6 +142,20 @@ describe('unwritableFileProblem in a shared folder', () => {
         );
         chownSync(state, 0, 0);
         expect(unwritableFileProblem(state)).toBeUndefined();
+        // A link of theirs to a file of the user's own: the state would be read from their choice.
+        const link = join(folder, 'linked.json');
+        symlinkSync(state, link);
+        lchownSync(link, 2002, 2002);
+        expect(unwritableFileProblem(link)).toBe(
+          'it is a link that belongs to another user (uid 2002), which is not followed; use a file of your own',
+        );
+        // A pipe of theirs at a report's name is replaced, never written to (nor waited on).
+        const report = join(folder, 'report.txt');
+        execFileSync('mkfifo', [report]);
+        chownSync(report, 2002, 2002);
+        writeReportFile(report, 'the report\n');
+        expect(lstatSync(report).isFIFO()).toBe(false);
+        expect(readFileSync(report, 'utf8')).toBe('the report\n');
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

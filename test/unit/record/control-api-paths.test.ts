@@ -14,6 +14,9 @@ describe('a request target that reaches a fake control API', () => {
     '/%255f%255fadmin/state',
     '/marketing/v1/lists/..%2f..%2f__admin/state',
     '/x/__admin/state?x=1',
+    '//__admin/state',
+    '/\\__admin/state',
+    '/marketing//v1/%2F__admin/state',
   ])('%s is refused', (target) => {
     expect(namesControlApi(target)).toBe(true);
   });

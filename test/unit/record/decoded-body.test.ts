@@ -29,6 +29,28 @@ describe('a body with a Content-Encoding', () => {
     expect(decoded.body.toString()).toBe(SECRET);
   });
 
+  it('with transfer codings after the content codings undoes them all, chunked aside', () => {
+    const bytes = gzipSync(brotliCompressSync(text));
+    const decoded = decodedBody(bytes, ['br', 'gzip, chunked'], 'answer');
+    expect(decoded.body.toString()).toBe(SECRET);
+  });
+
+  it.each([undefined, '', 'identity'])(
+    '%j over gzip bytes stores them decoded, saying no header announced gzip',
+    (encoding) => {
+      const decoded = decodedBody(gzipSync(text), encoding, 'request');
+      expect(decoded.body.toString()).toBe(SECRET);
+      expect(decoded.note).toBe(
+        "The request's body is gzip that no Content-Encoding announced: it is stored decoded.",
+      );
+    },
+  );
+
+  it('says no coding over bytes that only begin as gzip: kept as they are', () => {
+    const odd = Buffer.concat([Buffer.from([0x1f, 0x8b, 8]), Buffer.alloc(40, 0x41)]);
+    expect(decodedBody(odd, undefined, 'answer')).toEqual({ body: odd });
+  });
+
   it.each([undefined, '', 'identity', ' '])('%j leaves the body as it is', (encoding) => {
     expect(decodedBody(text, encoding, 'answer')).toEqual({ body: text });
   });

@@ -188,6 +188,28 @@ describe('a HAR that cannot be written for a while', () => {
     expect(read().log.entries).toHaveLength(2);
   });
 
+  it('still refuses while a failing write is tried again: the entries it took count too', async () => {
+    const file = new HarFile(out, undefined, () => undefined);
+    await file.write();
+    const back = away();
+    file.append(entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES)));
+    await until(() => file.refusal !== undefined);
+    // A try takes the batch to write it: memory still holds it, so nothing more is let in.
+    const retry = file.write();
+    expect(file.refusal?.message).toBe(`cannot write ${out}: its folder does not exist`);
+    let roomy = false;
+    void file.room().then(() => {
+      roomy = true;
+    });
+    await expect(retry).rejects.toThrow('its folder does not exist');
+    expect(file.unwritten).toBe(1);
+    expect(file.refusal).toBeDefined();
+    back();
+    await until(() => roomy);
+    await file.close();
+    expect(read().log.entries).toHaveLength(1);
+  });
+
   it('rejects the last write, naming the file and why, when the HAR cannot be written then', async () => {
     const file = new HarFile(out, undefined, () => undefined);
     await file.write();
