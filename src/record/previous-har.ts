@@ -35,7 +35,10 @@ export async function readPrevious(out: string): Promise<Previous> {
       `cannot write --out ${out}: it belongs to another user (uid ${owner}); give an --out of your own.`,
     );
   }
-  const ours = await ownRecording(out).catch(() => undefined);
+  const ours = await ownRecording(out).catch((error: unknown) => {
+    if (error instanceof RecorderOptionError) throw error;
+    return undefined;
+  });
   if (ours !== undefined) return ours;
   let har: { log?: { entries?: unknown; creator?: { name?: unknown } } } | undefined;
   try {
@@ -45,7 +48,12 @@ export async function readPrevious(out: string): Promise<Previous> {
   }
   if (Array.isArray(har?.log?.entries)) {
     const creator = har.log.creator?.name;
-    if (creator === CREATOR) return { entries: har.log.entries };
+    if (creator === CREATOR) {
+      for (const [index, entry] of har.log.entries.entries()) {
+        refuseClearCredentials(out, entry, index + 1);
+      }
+      return { entries: har.log.entries };
+    }
     // A browser's or another tool's HAR holds Authorization headers, keys and cookies in clear:
     // continued, they would be kept under the recorder's name, which says the file holds none.
     throw new RecorderOptionError(
@@ -77,12 +85,12 @@ async function ownRecording(out: string): Promise<{ count: number; length: numbe
   let last: string | undefined;
   for await (const bytes of linesOf(out, length - HAR_TAIL.length - 1)) {
     const line = bytes.toString();
-    if (count === -1 ? !isOwnHead(line) : last !== undefined && !isEntry(last, true))
+    if (count === -1 ? !isOwnHead(line) : last !== undefined && !isEntry(last, true, out, count))
       return undefined;
     if (count >= 0) last = line;
     count += 1;
   }
-  if (count === -1 || (last !== undefined && !isEntry(last, false))) return undefined;
+  if (count === -1 || (last !== undefined && !isEntry(last, false, out, count))) return undefined;
   return { count, length };
 }
 
@@ -112,12 +120,39 @@ function isOwnHead(line: string): boolean {
   }
 }
 
-function isEntry(line: string, comma: boolean): boolean {
+/** Whether a line is one entry; throws for an entry that holds a credential in clear. */
+function isEntry(line: string, comma: boolean, out: string, number: number): boolean {
   if (comma !== line.endsWith(',')) return false;
+  let value: unknown;
   try {
-    const value = JSON.parse(comma ? line.slice(0, -1) : line) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    value = JSON.parse(comma ? line.slice(0, -1) : line);
   } catch {
     return false;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  refuseClearCredentials(out, value, number);
+  return true;
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/**
+ * The recorder writes every credential header redacted (`Basic <redacted>`, `a=<redacted>`): one
+ * in clear was put in the file since, by hand or by another tool, and continuing the file would
+ * keep it under the recorder's name, which says the file holds none.
+ */
+function refuseClearCredentials(out: string, entry: unknown, number: number): void {
+  const headers = (entry as { request?: { headers?: unknown } } | null)?.request?.headers;
+  if (!Array.isArray(headers)) return;
+  for (const header of headers as { name?: unknown; value?: unknown }[]) {
+    const name = String(header?.name ?? '').toLowerCase();
+    const value = String(header?.value ?? '').trim();
+    if (!CREDENTIAL_HEADERS.has(name) || value.includes('<redacted>')) continue;
+    // A scheme alone (`Bearer`) holds no credential.
+    if (name !== 'cookie' && !/\s/.test(value)) continue;
+    if (value === '') continue;
+    throw new RecorderOptionError(
+      `${out} holds a ${name} header in clear in entry ${number}: the recorder writes none, so the file was changed since it wrote it, and it is not continued. Give another --out, or move the file away.`,
+    );
   }
 }

@@ -393,6 +393,32 @@ describe('a recording being continued', () => {
     expect(readFileSync(out, 'utf8')).toBe(text);
   });
 
+  it('refuses its own HAR once an entry with a credential in clear was put in it, in its layout or reformatted', async () => {
+    const file = new HarFile(out);
+    file.append(entry(1));
+    await file.write();
+    const clear = {
+      ...entry(2),
+      request: {
+        method: 'GET',
+        url: 'https://api.example.com/marketing/v1/lists',
+        headers: [{ name: 'Authorization', value: 'Basic MTIzNDU6Y2xlYXIta2V5' }],
+      },
+    };
+    const own = readFileSync(out, 'utf8').replace('\n]}}\n', `,\n${JSON.stringify(clear)}\n]}}\n`);
+    writeFileSync(out, own);
+    const refusal = `${out} holds a authorization header in clear in entry 2: the recorder writes none`;
+    await expect(readPrevious(out)).rejects.toThrow(refusal);
+    const reformatted = JSON.stringify(JSON.parse(own), null, 2);
+    writeFileSync(out, reformatted);
+    await expect(readPrevious(out)).rejects.toThrow(refusal);
+    expect(readFileSync(out, 'utf8')).toBe(reformatted);
+    // Redacted as the recorder writes them, the same headers are continued.
+    const redacted = own.replace('Basic MTIzNDU6Y2xlYXIta2V5', 'Basic <redacted>');
+    writeFileSync(out, redacted);
+    await expect(readPrevious(out)).resolves.toMatchObject({ count: 2 });
+  });
+
   it("refuses a browser's HAR, its keys and cookies in clear, rather than keep them under the recorder's name", async () => {
     const har = {
       log: {
