@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTextFile } from '../files.js';
+import { readTextFile, writeFailure } from '../files.js';
 import { isHostPattern } from '../http/host-allow-list.js';
 import { isLoopbackHost } from '../listen.js';
 
@@ -20,6 +21,15 @@ export function readFlagFile(file: string, flag: string): string {
     return readTextFile(file, MAX_FLAG_FILE_BYTES);
   } catch (error) {
     throw new UsageError(`cannot read ${flag} ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** A file --out names that cannot be written is the command line's to fix (exit 2), said in words. */
+export function writeOut(file: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    throw new UsageError(`cannot write --out ${file}: ${writeFailure(error, resolve(file))}.`);
   }
 }
 

@@ -6,7 +6,7 @@ import { printable } from '../printable.js';
 import { HarInputError } from '../replay/har-input.js';
 import { ReplayCannotRunError, replayHar } from '../replay/replay.js';
 import { replayReportJunit, replayReportText } from '../replay/report.js';
-import { negativeNumbersJoined, UsageError } from './args.js';
+import { negativeNumbersJoined, UsageError, writeOut } from './args.js';
 import {
   EXIT_COULD_NOT_RUN,
   EXIT_DRIFT,
@@ -91,12 +91,14 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
       reporter === 'junit'
         ? replayReportJunit(report, file)
         : replayReportText(report, file, values.all);
-    if (values.out !== undefined) writeReportFile(values.out, rendered);
+    const out = values.out;
+    if (out !== undefined) writeOut(out, () => writeReportFile(out, rendered));
     process.stdout.write(
       `${reporter === 'junit' && values.out !== undefined ? replayReportText(report, file) : rendered}\n`,
     );
     return report.drifted > 0 ? EXIT_DRIFT : EXIT_PASS;
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     if (error instanceof HarInputError) {
       // The message quotes the HAR (an entry's URL): its bidi controls must not reorder the line.
       process.stderr.write(`fake-marketing-server replay: ${file}: ${printable(error.message)}\n`);

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidOptionError } from '../domain/errors.js';
-import { PRIVATE_FILE_MODE, writeFailure, writeFileAtomically, writeReportFile } from '../files.js';
+import { PRIVATE_FILE_MODE, writeFileAtomically, writeReportFile } from '../files.js';
 import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText } from '../verify/report.js';
 import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
-import { negativeNumbersJoined, readFlagFile, UsageError } from './args.js';
+import { negativeNumbersJoined, readFlagFile, UsageError, writeOut } from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
 import { verifyRecorded } from './verify-har.js';
 
@@ -97,15 +97,6 @@ function plan(allowWrites: boolean, only: readonly string[] | undefined) {
   } catch (error) {
     if (error instanceof InvalidOptionError) throw new UsageError(error.message);
     throw error;
-  }
-}
-
-/** A file --out names that cannot be written is the command line's to fix (exit 2), said in words. */
-function writeOut(file: string, write: () => void): void {
-  try {
-    write();
-  } catch (error) {
-    throw new UsageError(`cannot write --out ${file}: ${writeFailure(error, resolve(file))}.`);
   }
 }
 

@@ -32,9 +32,13 @@ export async function verifyRecorded(
       ...(options.ca ? { ca: options.ca } : {}),
     });
   } catch (error) {
-    // The recorder's upstream is verify's --base-url: its messages name that flag.
-    if (error instanceof RecorderOptionError)
-      throw new UsageError(`--har: ${error.message.replaceAll('--upstream', '--base-url')}`);
+    // The recorder's upstream is verify's --base-url, and its --out is --har: the messages name them.
+    if (error instanceof RecorderOptionError) {
+      const message = error.message
+        .replaceAll('--upstream', '--base-url')
+        .replaceAll('--out', '--har');
+      throw new UsageError(message.includes('--har') ? message : `--har: ${message}`);
+    }
     throw error;
   }
   let report: VerifyReport;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -157,6 +157,14 @@ describe('replay: the report and the exit code', () => {
     const { stdout } = await replay(file('out.har', drifted()), '--out', out);
     expect(readFileSync(out, 'utf8')).toBe(stdout.slice(0, -1));
     expect(stdout).toContain('DRIFT #0');
+  });
+
+  it('an --out it cannot write is usage (exit 2) saying why, never a stack trace', async () => {
+    const taken = join(folder, 'a-folder');
+    mkdirSync(taken, { recursive: true });
+    await expect(replay(file('taken.har', drifted()), '--out', taken)).rejects.toThrow(
+      new UsageError(`cannot write --out ${taken}: it is a folder.`),
+    );
   });
 
   it('--reporter junit prints JUnit, or with --out writes it and prints the text report', async () => {
