@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,15 +60,17 @@ describe('kill -9 during POST /__admin/save', () => {
       expect(added.status).toBe(200);
       const after = JSON.parse((await send(`${url}/__admin/state`)).body) as unknown;
 
-      const temporary = `state.json.${cli.child.pid}.tmp`;
+      // The save's temporary file: `state.json.<pid>.<random>.tmp`, a name no one can guess.
+      const ours = (name: string | null) =>
+        /^state\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name ?? '')?.[1] === String(cli.child.pid);
       const watcher = watch(folder, (_event, name) => {
-        if (name === temporary) cli.child.kill('SIGKILL');
+        if (ours(name)) cli.child.kill('SIGKILL');
       });
       send(`${url}/__admin/save`, { method: 'POST' }).catch(() => undefined);
       const { signal } = await cli.exited;
       watcher.close();
       expect(signal).toBe('SIGKILL');
-      killedMidSave = existsSync(join(folder, temporary));
+      killedMidSave = readdirSync(folder).some(ours);
 
       // Never torn: the file is one of the two whole states.
       const onDisk = JSON.parse(readFileSync(stateFile, 'utf8')) as unknown;
