@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from '../answer-limit.js';
 import { RecorderOptionError } from './recorder-error.js';
+import { refuse } from './refusals.js';
 
 /** Headers that describe one connection, not the message (RFC 9110, 7.6.1): never forwarded. */
 const HOP_BY_HOP = new Set([
@@ -210,22 +211,6 @@ class ClientGoneError extends Error {
  */
 export class RefusedHereError extends Error {
   override name = 'RefusedHereError';
-}
-
-function refuse(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string>,
-): void {
-  const body = Buffer.from(JSON.stringify({ message: `fake-marketing-server record: ${message}` }));
-  res
-    .writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(body.length),
-      ...headers,
-    })
-    .end(body);
 }
 
 /** The upstream answered with this recorder's own loop refusal. */

@@ -24,9 +24,15 @@ import {
 import { HarFile, HarWriteError } from './har-file.js';
 import { LearnedSecrets, MAX_LEARNED_SECRETS } from './learned-secrets.js';
 import { readPrevious } from './previous-har.js';
-import { DEFAULT_QUEUE_WAIT_MS, refuseLate } from './queue-wait.js';
 import { RecorderOptionError } from './recorder-error.js';
-import { refuseUnwritable } from './unwritable-refusal.js';
+import {
+  refuseBusy,
+  refuseControlApi,
+  refuseHost,
+  refuseLate,
+  refuseTarget,
+  refuseUnwritable,
+} from './refusals.js';
 
 export { RecorderOptionError };
 
@@ -86,6 +92,12 @@ export interface Recorder {
 
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_IN_FLIGHT = 8;
+/**
+ * How long a request may wait for its turn. Its body is unread meanwhile, and the server cuts a
+ * request whose body has not arrived within 60 s with a bare 408 (see listen.ts): under that, the
+ * recorder answers it itself, saying why, with time left to forward one whose turn comes late.
+ */
+const DEFAULT_QUEUE_WAIT_MS = 45_000;
 
 /**
  * Starts a recording proxy: each request is forwarded to the upstream unchanged but for `Host`,
@@ -191,42 +203,6 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   };
 }
 
-/** 403 for a Host that is not the recorder's own, or two of them: nothing forwarded or recorded. */
-function refuseHost(req: IncomingMessage, res: ServerResponse): void {
-  const host = JSON.stringify(req.headers.host ?? '')
-    .slice(1, -1)
-    .slice(0, 200);
-  const body = JSON.stringify({
-    message:
-      hostFieldCount(req.rawHeaders) > 1
-        ? 'fake-marketing-server record: the request has more than one Host field, which a server or proxy may each read otherwise: refused, not forwarded.'
-        : `fake-marketing-server record: Host '${host}' is not this recorder's (an IP address, localhost, or the --host it listens on): refused, not forwarded, as a guard against DNS rebinding.`,
-  });
-  req.resume();
-  res.writeHead(403, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-/**
- * 400 for a request target that is not a path: an absolute URL (what a client sends to a forward
- * proxy, through HTTP_PROXY) or `*` (`OPTIONS *`). Forwarded, it made a URL no upstream takes and a
- * HAR entry replay refuses; the target is not shown, as it may hold credentials.
- */
-function refuseTarget(req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify({
-    message: `fake-marketing-server record: the request target is not a path (an absolute URL, as a client sends to a forward proxy, or '*'): the recorder is not a forward proxy. Point the client at the recorder's base URL, not at it as a proxy (no HTTP_PROXY for it). Neither forwarded nor recorded.`,
-  });
-  req.resume();
-  res.writeHead(400, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
 /**
  * Whether a request target reaches a fake's control API (`/__admin/...`), however it is spelt:
  * dot segments (`/marketing/v1/../../__admin`), percent-escapes (`%2e%2e`, `%5f%5fadmin`), any
@@ -254,34 +230,6 @@ export function namesControlApi(target: string): boolean {
     path = unescaped.replace(/[\\/]+/g, '/');
   }
   return /__admin/i.test(path);
-}
-
-/** 403 for a fake's control API: neither forwarded nor recorded. */
-function refuseControlApi(req: IncomingMessage, res: ServerResponse): void {
-  const body = JSON.stringify({
-    message: `fake-marketing-server record: the path reaches a fake's control API (/__admin), which is no part of the service's API: refused, neither forwarded nor recorded (its answers hold keys). Call the control API on the fake itself.`,
-  });
-  req.resume();
-  res.writeHead(403, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-/** 503 past the requests that may wait their turn: nothing is forwarded, nothing recorded. */
-function refuseBusy(req: IncomingMessage, res: ServerResponse, slots: ExchangeSlots): void {
-  const body = JSON.stringify({
-    message: `fake-marketing-server record: busy: the exchanges it forwards at once (${slots.size}) are under way and as many as may wait their turn (${slots.waiting}) are waiting; this request was neither forwarded nor recorded: retry it.`,
-  });
-  req.resume();
-  res.writeHead(503, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'retry-after': '1',
-    connection: 'close',
-  });
-  res.end(body);
 }
 
 async function closeRecorder(
