@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
 import { spawnCliWithPeakRss, startRecorderWithPeakRss } from '../helpers/cli.js';
+import { listenUpstream } from '../helpers/upstream.js';
 
 /**
  * A small compressed answer that inflates far past the bound of one answer: about 300 KB of gzip
@@ -49,8 +49,7 @@ beforeAll(async () => {
     });
     res.end(bomb);
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 }, 60_000);
 afterAll(async () => {
   upstream?.closeAllConnections();

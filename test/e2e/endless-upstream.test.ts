@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
 import { spawnCliWithPeakRss, startRecorderWithPeakRss } from '../helpers/cli.js';
+import { closeUpstream, listenUpstream } from '../helpers/upstream.js';
 
 /**
  * Record, verify and import read an upstream answer with no bound (GBs of RSS within seconds). Each
@@ -47,12 +47,10 @@ beforeAll(async () => {
     };
     pump();
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 });
 afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await closeUpstream(upstream);
   rmSync(folder, { recursive: true, force: true });
 });
 

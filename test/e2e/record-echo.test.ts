@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder } from '../../src/index.js';
 import { exchange } from '../helpers/raw-socket.js';
+import { listenUpstream } from '../helpers/upstream.js';
 
 /**
  * A service (or a gateway) that echoes the credentials in a response header left the key in clear
@@ -71,8 +71,7 @@ beforeAll(async () => {
       res.end('[]');
     });
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
   folder = mkdtempSync(join(tmpdir(), 'record-echo-'));
 });
 afterAll(async () => {

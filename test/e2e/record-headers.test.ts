@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder } from '../../src/index.js';
+import { closeUpstream } from '../helpers/upstream.js';
 
 /**
  * What the recorder passes on and what it writes down of headers: it is a proxy, so it drops
@@ -32,8 +33,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await closeUpstream(upstream);
   rmSync(folder, { recursive: true, force: true });
 });
 

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Har, startRecorder } from '../../src/index.js';
 import { MAX_WAITING } from '../../src/record/recorder.js';
+import { closeUpstream, listenUpstream } from '../helpers/upstream.js';
 
 /**
  * Each exchange holds up to two bodies of 32 MiB, so the recorder forwards a bounded number at
@@ -36,12 +36,10 @@ beforeAll(async () => {
     if (holding) held.push(res);
     else setTimeout(() => answer(res), delayMs);
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 });
 afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await closeUpstream(upstream);
   rmSync(folder, { recursive: true, force: true });
 });
 

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarValidator } from '@har-sdk/validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
 import { startRecorderWithPeakRss } from '../helpers/cli.js';
+import { listenUpstream } from '../helpers/upstream.js';
 
 /**
  * An upstream whose every answer is as large as record reads (32 MiB): a recording of any length
@@ -37,8 +37,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': BODY.length });
     res.end(BODY);
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 });
 afterAll(async () => {
   upstream?.closeAllConnections();

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Har, startRecorder } from '../../src/index.js';
+import { closeUpstream, listenUpstream } from '../helpers/upstream.js';
 
 /**
  * A request that waits for its turn while a slow upstream holds every exchange is answered by the
@@ -20,12 +20,10 @@ beforeAll(async () => {
     req.resume();
     held.push(res);
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 });
 afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await closeUpstream(upstream);
   rmSync(folder, { recursive: true, force: true });
 });
 

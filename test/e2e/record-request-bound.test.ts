@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/answer-limit.js';
 import { startRecorder } from '../../src/index.js';
 import { exchange } from '../helpers/raw-socket.js';
+import { listenUpstream } from '../helpers/upstream.js';
 
 /**
  * The recorder reads a client's request body to the same bound as an upstream's answer (32 MiB):
@@ -24,8 +25,7 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 });
 afterAll(async () => {
   await new Promise((resolve) => upstream.close(resolve));

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Har, startRecorder } from '../../src/index.js';
+import { closeUpstream, listenUpstream } from '../helpers/upstream.js';
 
 /**
  * A HAR that cannot be written for a while (a full disk; here its folder moved away) keeps the
@@ -24,16 +24,14 @@ beforeAll(async () => {
     const body = req.url?.endsWith('/large') ? LARGE : '{}';
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/marketing/v1`;
+  upstreamUrl = await listenUpstream(upstream);
 });
 beforeEach(() => {
   rmSync(harFolder, { recursive: true, force: true });
   mkdirSync(harFolder);
 });
 afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await closeUpstream(upstream);
   rmSync(folder, { recursive: true, force: true });
   rmSync(`${folder}.away`, { recursive: true, force: true });
 });

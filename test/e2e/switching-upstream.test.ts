@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSeed, verifyService } from '../../src/index.js';
 import { send, UnusableAnswerError } from '../../src/verify/http-client.js';
 import { spawnCliPerTest } from '../helpers/cli.js';
+import { closeUpstream } from '../helpers/upstream.js';
 
 /**
  * A service that answers `101 Switching Protocols` (Node's client emits 'upgrade' for it, never
@@ -37,8 +38,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  service.closeAllConnections();
-  await new Promise((resolve) => service.close(resolve));
+  await closeUpstream(service);
   rmSync(folder, { recursive: true, force: true });
 });
 

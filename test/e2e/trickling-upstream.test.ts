@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder } from '../../src/index.js';
 import { send } from '../../src/verify/http-client.js';
+import { closeUpstream } from '../helpers/upstream.js';
 
 /**
  * A service that drips its answer, a byte every 50 ms, without end: never silent long enough for
@@ -26,8 +27,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(trickler.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  trickler.closeAllConnections();
-  await new Promise((resolve) => trickler.close(resolve));
+  await closeUpstream(trickler);
   rmSync(folder, { recursive: true, force: true });
 });
 
