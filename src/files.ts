@@ -136,11 +136,19 @@ function isStream(file: string): boolean {
     const target = own.isSymbolicLink() ? statSync(file) : own;
     if (target.isCharacterDevice()) return true;
     // A pipe or socket a neighbour made is theirs to read: only the user's own is written to.
-    const uid = process.getuid?.();
-    return (target.isFIFO() || target.isSocket()) && (uid === undefined || target.uid === uid);
+    return (target.isFIFO() || target.isSocket()) && !ownedByAnother(target);
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a file belongs to another user than the one this process runs as: in a shared folder,
+ * a neighbour's (never so where there are no user ids, on Windows).
+ */
+export function ownedByAnother(stats: { readonly uid: number }): boolean {
+  const uid = process.getuid?.();
+  return uid !== undefined && stats.uid !== uid;
 }
 
 /** What a failed write's error code means for the person who chose the path. */
@@ -183,11 +191,10 @@ function isFolder(path: string): boolean {
  * save does first, so that a state file is refused at start rather than at the first save.
  */
 export function unwritableFileProblem(file: string): string | undefined {
-  const uid = process.getuid?.();
   try {
     // A link a neighbour put at the name would have the state read from a file of their choosing.
     const link = lstatSync(file);
-    if (link.isSymbolicLink() && uid !== undefined && link.uid !== uid) {
+    if (link.isSymbolicLink() && ownedByAnother(link)) {
       return `it is a link that belongs to another user (uid ${link.uid}), which is not followed; use a file of your own`;
     }
   } catch {
@@ -198,7 +205,7 @@ export function unwritableFileProblem(file: string): string | undefined {
     if (stats.isDirectory()) return WRITE_FAILURES.EISDIR;
     // In a shared folder a neighbour can put a state of theirs at the name: it would be loaded,
     // keys and all, and no save could replace it (sticky folders keep a file its owner's).
-    if (uid !== undefined && stats.uid !== uid) {
+    if (ownedByAnother(stats)) {
       return `it belongs to another user (uid ${stats.uid}), whose state is not loaded; use a file of your own`;
     }
   } catch {

@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { readTextFile } from '../files.js';
+import { ownedByAnother, readTextFile } from '../files.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** How every HAR the recorder writes begins, up to its creator. */
@@ -28,11 +28,10 @@ export async function readPrevious(out: string): Promise<Previous> {
   if (!existsSync(out)) return { entries: [] };
   // In a shared folder a neighbour's recording can be at the name: continuing it would mix two
   // sessions, and a sticky folder keeps it theirs, so that no write could replace it.
-  const owner = (await stat(out)).uid;
-  const uid = process.getuid?.();
-  if (uid !== undefined && owner !== uid) {
+  const stats = await stat(out);
+  if (ownedByAnother(stats)) {
     throw new RecorderOptionError(
-      `cannot write --out ${out}: it belongs to another user (uid ${owner}); give an --out of your own.`,
+      `cannot write --out ${out}: it belongs to another user (uid ${stats.uid}); give an --out of your own.`,
     );
   }
   const ours = await ownRecording(out).catch((error: unknown) => {
@@ -147,10 +146,9 @@ function refuseClearCredentials(out: string, entry: unknown, number: number): vo
   for (const header of headers as { name?: unknown; value?: unknown }[]) {
     const name = String(header?.name ?? '').toLowerCase();
     const value = String(header?.value ?? '').trim();
-    if (!CREDENTIAL_HEADERS.has(name) || value.includes('<redacted>')) continue;
+    if (!CREDENTIAL_HEADERS.has(name) || value === '' || value.includes('<redacted>')) continue;
     // A scheme alone (`Bearer`) holds no credential.
     if (name !== 'cookie' && !/\s/.test(value)) continue;
-    if (value === '') continue;
     throw new RecorderOptionError(
       `${out} holds a ${name} header in clear in entry ${number}: the recorder writes none, so the file was changed since it wrote it, and it is not continued. Give another --out, or move the file away.`,
     );
