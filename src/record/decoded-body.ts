@@ -1,5 +1,5 @@
-import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
+import { codingsListed, looksLikeGzip, undoCodings } from '../content-codings.js';
 
 /**
  * A body as a HAR stores it (HAR 1.2, `content.text`): decoded, so that the secrets in it can be
@@ -17,51 +17,29 @@ export interface DecodedBody {
   note?: string;
 }
 
-const DECODERS: Readonly<Record<string, ((bytes: Buffer) => Buffer) | undefined>> = {
-  gzip: (bytes) => gunzipSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES }),
-  'x-gzip': (bytes) => gunzipSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES }),
-  br: (bytes) => brotliDecompressSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES }),
-  deflate: (bytes) => {
-    try {
-      return inflateSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw error;
-      return inflateRawSync(bytes, { maxOutputLength: MAX_ANSWER_BYTES });
-    }
-  },
-};
-
 export function decodedBody(
   body: Buffer,
-  encoding: string | string[] | number | undefined,
+  encoding: unknown,
   what: 'answer' | 'request',
 ): DecodedBody {
-  const listed = [encoding ?? '']
-    .flat()
-    .join(',')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity' && coding !== 'chunked');
+  const listed = codingsListed(encoding);
   if (body.length === 0) return { body };
   if (listed.length === 0) return undeclaredGzip(body, what);
   const named = listed.join(', ');
-  let bytes = body;
-  for (const coding of [...listed].reverse()) {
-    const decode = DECODERS[coding];
-    if (decode === undefined) return dropped(what, named, `record cannot decode '${coding}'`);
-    try {
-      bytes = decode(bytes);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        return {
-          body,
-          note: `The ${what} decodes (${named}) to more than ${MAX_ANSWER_BYTES} bytes (32 MiB), the limit of one ${what}: its body is recorded as received, compressed.`,
-        };
-      }
-      return dropped(what, named, `its bytes are not ${coding}`);
-    }
+  const undone = undoCodings(body, listed, MAX_ANSWER_BYTES);
+  if ('tooLarge' in undone) {
+    return {
+      body,
+      note: `The ${what} decodes (${named}) to more than ${MAX_ANSWER_BYTES} bytes (32 MiB), the limit of one ${what}: its body is recorded as received, compressed.`,
+    };
   }
-  return { body: bytes };
+  if ('failed' in undone) {
+    const why = undone.unknown
+      ? `record cannot decode '${undone.failed}'`
+      : `its bytes are not ${undone.failed}`;
+    return dropped(what, named, why);
+  }
+  return { body: undone.bytes };
 }
 
 /**
@@ -70,19 +48,16 @@ export function decodedBody(
  * is whole gzip, said in a note; other bytes are kept as they are.
  */
 function undeclaredGzip(body: Buffer, what: string): DecodedBody {
-  if (body.length < 18 || body[0] !== 0x1f || body[1] !== 0x8b || body[2] !== 8) return { body };
-  try {
-    const decoded = gunzipSync(body, { maxOutputLength: MAX_ANSWER_BYTES });
-    return {
-      body: decoded,
-      note: `The ${what}'s body is gzip that no Content-Encoding announced: it is stored decoded.`,
-    };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      return dropped(what, 'none', `it is gzip that decodes past ${MAX_ANSWER_BYTES} bytes`);
-    }
-    return { body };
+  if (body.length < 18 || !looksLikeGzip(body)) return { body };
+  const undone = undoCodings(body, ['gzip'], MAX_ANSWER_BYTES);
+  if ('tooLarge' in undone) {
+    return dropped(what, 'none', `it is gzip that decodes past ${MAX_ANSWER_BYTES} bytes`);
   }
+  if ('failed' in undone) return { body };
+  return {
+    body: undone.bytes,
+    note: `The ${what}'s body is gzip that no Content-Encoding announced: it is stored decoded.`,
+  };
 }
 
 function dropped(what: string, named: string, why: string): DecodedBody {

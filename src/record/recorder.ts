@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { codingsListed } from '../content-codings.js';
 import { HostAllowList, hostFieldCount } from '../http/host-allow-list.js';
 import { toHarEntry } from '../journal/har.js';
 import { journalEntryOf } from '../journal/journal.js';
@@ -300,7 +301,7 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
 
 /** The codings applied to a body, in order: its content codings, then its transfer codings. */
 function codingsOf(headers: Record<string, string | string[] | number | undefined>): string[] {
-  return [headers['content-encoding'] ?? [], headers['transfer-encoding'] ?? []].flat().map(String);
+  return codingsListed(headers['content-encoding'], headers['transfer-encoding']);
 }
 
 /**

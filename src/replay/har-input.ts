@@ -1,5 +1,5 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
+import { codingsListed, looksLikeGzip, undoCodings } from '../content-codings.js';
 import { readAs, xmlTooLarge } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
@@ -251,35 +251,14 @@ function decodeBody(
   // Measured without decoding (the length alone says it): a body past the bound is never held twice.
   if (Buffer.byteLength(text, 'base64') > MAX_DECODED_BODY_BYTES)
     return { unreadable: tooLarge('base64') };
-  let bytes = Buffer.from(text, 'base64');
-  const listed = (contentEncoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  const codings = listed.length === 0 && gzip ? ['gzip'] : listed;
-  for (const coding of [...codings].reverse()) {
-    const inflate = INFLATERS[coding];
-    if (inflate === undefined) break;
-    try {
-      bytes = inflate(bytes, { maxOutputLength: MAX_DECODED_BODY_BYTES });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
-        return { unreadable: tooLarge(codings.join(', ')) };
-      // Already decoded that far, as HAR 1.2 wants: the bytes as they are.
-      break;
-    }
-  }
-  return bytes.toString('utf8');
+  const bytes = Buffer.from(text, 'base64');
+  const listed = codingsListed(contentEncoding);
+  const codings = listed.length === 0 && looksLikeGzip(bytes) ? ['gzip'] : listed;
+  const undone = undoCodings(bytes, codings, MAX_DECODED_BODY_BYTES);
+  if ('tooLarge' in undone) return { unreadable: tooLarge(codings.join(', ')) };
+  // A coding it cannot undo: already decoded that far, as HAR 1.2 wants; the bytes as they are.
+  return undone.bytes.toString('utf8');
 }
-
-/** The codings replay undoes, by the name Content-Encoding gives them. */
-const INFLATERS: Readonly<Record<string, typeof gunzipSync | undefined>> = {
-  gzip: gunzipSync,
-  'x-gzip': gunzipSync,
-  br: brotliDecompressSync,
-  deflate: inflateSync,
-};
 
 /** Why a body past {@link MAX_DECODED_BODY_BYTES} is not compared. */
 const tooLarge = (decoding: string) =>
