@@ -51,3 +51,149 @@ describe('the secrets a recorder learns', () => {
     expect(redactor.body(`echo ${keyOf(1)}`)).toBe('echo <redacted>');
   });
 });
+
+const basic = (credentials: string | Buffer) => ({
+  authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
+});
+const learnedFrom = (headers: Record<string, string | string[] | number | undefined>) => {
+  const secrets = new LearnedSecrets();
+  secrets.learn(headers);
+  return [...secrets.secrets()];
+};
+
+describe('the keys a recorder learns from one credential header', () => {
+  it('knows nothing before a request, and keeps the non-empty secrets given at the start', () => {
+    expect([...new LearnedSecrets().secrets()]).toEqual([]);
+    expect(new LearnedSecrets().keyChanges(0)).toEqual({ position: 0, changes: [] });
+    expect([...new LearnedSecrets(['', 'given-key-1']).secrets()]).toEqual(['given-key-1']);
+  });
+
+  it('reads Authorization and Proxy-Authorization, each value of a repeated header', () => {
+    expect(learnedFrom({ authorization: 'Bearer key-in-authorization' })).toEqual([
+      'key-in-authorization',
+    ]);
+    expect(learnedFrom({ 'proxy-authorization': 'Bearer key-in-proxy' })).toEqual(['key-in-proxy']);
+    expect(learnedFrom({ authorization: ['Bearer first-key', 'Bearer second-key'] })).toEqual([
+      'first-key',
+      'second-key',
+    ]);
+    expect(learnedFrom({ cookie: 'Bearer not-a-credential', authorization: undefined })).toEqual(
+      [],
+    );
+  });
+
+  it('takes the token of another scheme without the whitespace around it', () => {
+    expect(learnedFrom({ authorization: '  Bearer    spaced-key  ' })).toEqual(['spaced-key']);
+    expect(learnedFrom({ authorization: 'Bearer\tkey\tafter-tab' })).toEqual(['key\tafter-tab']);
+  });
+
+  it('learns nothing from a scheme without credentials', () => {
+    expect(learnedFrom({ authorization: 'Bearer' })).toEqual([]);
+    expect(learnedFrom({ authorization: '   ' })).toEqual([]);
+  });
+
+  it('takes each parameter value of a token, quoted or not, with spaces around the equals sign', () => {
+    expect(
+      learnedFrom({ authorization: 'Token token="quoted, with space", b=second-value' }),
+    ).toEqual(['token="quoted, with space", b=second-value', 'quoted, with space', 'second-value']);
+    expect(learnedFrom({ authorization: 'Token key = spaced-value' })).toEqual([
+      'key = spaced-value',
+      'spaced-value',
+    ]);
+    // Only the quotes around a value are taken off.
+    expect(learnedFrom({ authorization: 'Token token=in"side' })).toEqual([
+      'token=in"side',
+      'in"side',
+    ]);
+  });
+
+  it('takes both halves of Basic credentials, the user name only when it is not a server id', () => {
+    const encoded = (text: string) => Buffer.from(text).toString('base64');
+    expect(learnedFrom(basic('12345:secret-key'))).toEqual([
+      encoded('12345:secret-key'),
+      'secret-key',
+    ]);
+    expect(learnedFrom(basic('secret-key:12345'))).toEqual([
+      encoded('secret-key:12345'),
+      'secret-key',
+      '12345',
+    ]);
+    expect(learnedFrom(basic(':only-a-key'))).toEqual([encoded(':only-a-key'), 'only-a-key']);
+    // No colon: the whole of it is the key.
+    expect(learnedFrom(basic('no-colon-key'))).toEqual([encoded('no-colon-key'), 'no-colon-key']);
+  });
+
+  it('reads Basic credentials split by whitespace as one', () => {
+    const whole = Buffer.from('12345:split-key').toString('base64');
+    const split = `${whole.slice(0, 8)} \t ${whole.slice(8)}`;
+    expect(learnedFrom({ authorization: `Basic ${split}` })).toEqual([whole, 'split-key']);
+  });
+
+  it('decodes a Basic key as UTF-8, or as Latin-1 bytes when it is not UTF-8', () => {
+    expect(learnedFrom(basic('12345:clé-utf8')).slice(1)).toEqual(['clé-utf8']);
+    expect(learnedFrom(basic(Buffer.from('12345:cl\xe9-latin1', 'latin1'))).slice(1)).toEqual([
+      'clé-latin1',
+    ]);
+  });
+
+  it('never learns a secret it was given, nor a second time one it knows', () => {
+    const secrets = new LearnedSecrets(['given-key-1']);
+    secrets.learn(bearer('given-key-1'));
+    expect([...secrets.secrets()]).toEqual(['given-key-1']);
+    expect(secrets.revision()).toBe(0);
+    secrets.learn(bearer('learned-1'));
+    secrets.learn(bearer('learned-2'));
+    secrets.learn(bearer('learned-1'));
+    // Seen again: the most recent, and no change for the redactor.
+    expect([...secrets.secrets()]).toEqual(['given-key-1', 'learned-2', 'learned-1']);
+    expect(secrets.keyChanges(0)).toEqual({
+      position: 2,
+      changes: [
+        { key: 'learned-1', added: true },
+        { key: 'learned-2', added: true },
+      ],
+    });
+  });
+
+  it('tells the redactor a forgotten key went', () => {
+    const secrets = new LearnedSecrets([], 1);
+    secrets.learn(bearer('first-key'));
+    secrets.learn(bearer('second-key'));
+    expect(secrets.keyChanges(1)).toEqual({
+      position: 3,
+      changes: [
+        { key: 'second-key', added: true },
+        { key: 'first-key', added: false },
+      ],
+    });
+  });
+});
+
+describe('the changes a recorder keeps for the redactor', () => {
+  it('gives those since a position it keeps, and none for an unknown position', () => {
+    const secrets = new LearnedSecrets();
+    secrets.learn(bearer('first-key'));
+    secrets.learn(bearer('second-key'));
+    expect(secrets.keyChanges(1)).toEqual({
+      position: 2,
+      changes: [{ key: 'second-key', added: true }],
+    });
+    expect(secrets.keyChanges(2)).toEqual({ position: 2, changes: [] });
+    expect(secrets.keyChanges(3)).toEqual({ position: 2, changes: undefined });
+    expect(secrets.keyChanges(undefined)).toEqual({ position: 2, changes: undefined });
+  });
+
+  it('keeps twice the bound of changes, then drops the older half and more', () => {
+    const secrets = new LearnedSecrets();
+    for (let n = 0; n < 2 * MAX_LEARNED_SECRETS; n++) secrets.learn(bearer(keyOf(n)));
+    expect([...(secrets.keyChanges(0).changes ?? [])]).toHaveLength(2 * MAX_LEARNED_SECRETS);
+    secrets.learn(bearer(keyOf(2 * MAX_LEARNED_SECRETS)));
+    const position = 2 * MAX_LEARNED_SECRETS + 1;
+    const first = position - MAX_LEARNED_SECRETS;
+    expect(secrets.keyChanges(0)).toEqual({ position, changes: undefined });
+    expect(secrets.keyChanges(first - 1).changes).toBeUndefined();
+    const kept = [...(secrets.keyChanges(first).changes ?? [])];
+    expect(kept).toHaveLength(MAX_LEARNED_SECRETS);
+    expect(kept[0]).toEqual({ key: keyOf(first), added: true });
+  });
+});
