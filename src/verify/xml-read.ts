@@ -68,7 +68,8 @@ function readWellFormed(text: string): XmlElement | undefined {
     const top = stack.at(-1);
     if (text !== undefined || cdata !== undefined) {
       if (!top) {
-        if ((text ?? '').trim() !== '') return undefined;
+        // Outside the root only whitespace may stand: CDATA, as text, belongs inside an element.
+        if (text === undefined || text.trim() !== '') return undefined;
         continue;
       }
       top.text += cdata ?? decode(text ?? '');
