@@ -1,4 +1,5 @@
-import type { CheckTools } from '../../src/verify/check-kit.js';
+import { expect } from 'vitest';
+import { type CheckTools, Mismatch } from '../../src/verify/check-kit.js';
 import type { Answer, Call } from '../../src/verify/http-client.js';
 
 /** How a scripted service answers one call: by a fixed answer, or by reading the call. */
@@ -60,4 +61,14 @@ export function scriptedTools(
     },
   };
   return { tools, calls, notes, made };
+}
+
+/** The Mismatch a check's run rejected with (checked to be one): the test then reads its fields. */
+export async function mismatchOf(run: Promise<string>): Promise<Mismatch> {
+  const error = await run.then(
+    () => undefined,
+    (rejected: unknown) => rejected,
+  );
+  expect(error).toBeInstanceOf(Mismatch);
+  return error as Mismatch;
 }
