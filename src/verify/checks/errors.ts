@@ -54,10 +54,10 @@ function refusal(entry: {
   };
 }
 
+// Without Accept: refusal() asks each request in both formats.
 const byEmail = (listId: number | string, body: unknown): Call => ({
   method: 'PUT',
   path: `/lists/${listId}/contacts`,
-  accept: 'application/json',
   body,
 });
 
