@@ -74,12 +74,7 @@ async function snapshots(tools: CheckTools): Promise<Snapshot[]> {
  * Throws unless every item `before` shows is in `after` with the same id and value, and `after`
  * shows no other item but the ids in `added`.
  */
-function expectSame(
-  before: Snapshot[],
-  after: Snapshot[],
-  when: string,
-  added: readonly string[] = [],
-) {
+function expectSame(before: Snapshot[], after: Snapshot[], when: string, ...added: string[]) {
   for (const [index, { label }] of STABLE.entries()) {
     const was = before[index]!;
     const now = after[index]!;
@@ -154,7 +149,7 @@ export const STABILITY_WRITE_CHECKS: readonly Check[] = [
           `could not create the field ${name}: ${created.status} (writes.field-create judges that answer)`,
         );
       const after = await snapshots(tools);
-      expectSame(before, after, 'after a field was created', [String(id)]);
+      expectSame(before, after, 'after a field was created', String(id));
       const listed = after[1]!.values.get(String(id));
       if (listed !== `name ${JSON.stringify(name)}`) {
         throw new Mismatch(
