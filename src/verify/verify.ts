@@ -85,12 +85,7 @@ export interface VerifyReport {
  */
 export function checkTarget(options: Target, name = 'baseUrl'): void {
   const hide = keyHider(typeof options.key === 'string' ? options.key : '');
-  let url: URL | undefined;
-  try {
-    url = new URL(options.baseUrl);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol)) {
     throw new InvalidOptionError(
       `${name} must be an http(s) URL such as https://host/marketing/v1, got '${hide(shownText(String(options.baseUrl)))}'`,
