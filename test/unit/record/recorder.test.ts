@@ -1,0 +1,170 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../../src/answer-limit.js';
+import type { HarEntry } from '../../../src/journal/har.js';
+import { startRecorder } from '../../../src/record/recorder.js';
+import { closeUpstream, listenUpstream } from '../../helpers/upstream.js';
+
+/** What the recorder writes of each exchange, and how it starts and stops. */
+const folder = mkdtempSync(join(tmpdir(), 'recorder-unit-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+let upstreams: Server[] = [];
+afterEach(async () => {
+  for (const upstream of upstreams) await closeUpstream(upstream);
+  upstreams = [];
+});
+
+async function upstreamOf(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const upstream = createServer(handler);
+  upstreams.push(upstream);
+  return listenUpstream(upstream);
+}
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const entriesOf = (out: string): HarEntry[] =>
+  (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+
+describe('startRecorder', () => {
+  it('serves HTTPS on 127.0.0.1 by default', async () => {
+    const upstream = await upstreamOf((_req, res) => res.end());
+    const recorder = await startRecorder({ upstream, out: join(folder, 'default.har') });
+    try {
+      expect(recorder.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(recorder.baseUrl).toBe(`${recorder.url}/marketing/v1`);
+      expect(recorder.ca).toContain('BEGIN CERTIFICATE');
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it('writes each exchange with its number, query, duration and notes, over one upstream connection', async () => {
+    const ports: number[] = [];
+    const upstream = await upstreamOf((req, res) => {
+      ports.push(req.socket.remotePort ?? 0);
+      if (req.url?.startsWith('/marketing/v1/broken')) {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        res.end('not gzip at all');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    const out = join(folder, 'exchanges.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    const begun = performance.now();
+    try {
+      expect((await get(`${recorder.baseUrl}/lists?a=1&a=2&b=x%20y`)).status).toBe(200);
+      await get(`${recorder.baseUrl}/lists`);
+      await get(`${recorder.baseUrl}/broken`);
+      await get(`${recorder.baseUrl}/lists?only=one`);
+    } finally {
+      await recorder.close();
+    }
+    const elapsed = performance.now() - begun;
+    const entries = entriesOf(out);
+    expect(entries.map((entry) => entry._id)).toEqual([1, 2, 3, 4]);
+    expect(recorder.entries).toBe(4);
+    expect(entries.map((entry) => entry.request.queryString)).toEqual([
+      [
+        { name: 'a', value: '1' },
+        { name: 'a', value: '2' },
+        { name: 'b', value: 'x y' },
+      ],
+      [],
+      [],
+      [{ name: 'only', value: 'one' }],
+    ]);
+    for (const entry of entries) {
+      expect(entry.time).toBeGreaterThanOrEqual(0);
+      expect(entry.time).toBeLessThanOrEqual(elapsed);
+    }
+    // No Set-Cookie came: none is written.
+    expect(
+      entries[0]!.response.headers.filter((header) => header.name.toLowerCase() === 'set-cookie'),
+    ).toEqual([]);
+    expect(entries[0]!.comment).toBeUndefined();
+    expect(entries[2]!.comment).toBe(
+      "The answer's body is not recorded: it says Content-Encoding 'gzip' and its bytes are not gzip, so the secrets in it could not be taken out.",
+    );
+    expect(entries[2]!._unreachable).toBeUndefined();
+    // The upstream connection is kept for the next exchange.
+    expect(new Set(ports).size).toBe(1);
+  });
+
+  it('continues the numbering of the file it continues', async () => {
+    const upstream = await upstreamOf((_req, res) => res.end('{}'));
+    const out = join(folder, 'continued.har');
+    for (let run = 0; run < 2; run++) {
+      const recorder = await startRecorder({ upstream, out, https: false });
+      try {
+        await get(`${recorder.baseUrl}/lists`);
+      } finally {
+        await recorder.close();
+      }
+    }
+    expect(entriesOf(out).map((entry) => entry._id)).toEqual([1, 2]);
+  });
+
+  it('lets an exchange in flight finish when closed, and records it', async () => {
+    let arrived!: () => void;
+    const upstreamHasIt = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let answer!: () => void;
+    const upstream = await upstreamOf((req, res) => {
+      req.resume();
+      answer = () => res.end('"late"');
+      arrived();
+    });
+    const out = join(folder, 'in-flight.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    const got = get(`${recorder.baseUrl}/lists`);
+    await upstreamHasIt;
+    const closed = recorder.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer();
+    expect(await got).toEqual({ status: 200, body: '"late"' });
+    await closed;
+    expect(entriesOf(out).map((entry) => entry.response.content.text)).toEqual(['"late"']);
+  });
+
+  it('cuts the connection of a chunked request body past the bound, and records nothing', async () => {
+    const upstream = await upstreamOf((req, res) => {
+      req.resume();
+      res.end();
+    });
+    const out = join(folder, 'past-bound.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    try {
+      const outcome = await new Promise<string>((resolve) => {
+        const req = request(`${recorder.baseUrl}/lists`, { method: 'POST', agent: false }, (res) =>
+          resolve(`answered ${res.statusCode}`),
+        );
+        req.on('error', () => resolve('cut'));
+        req.write(Buffer.alloc(MAX_ANSWER_BYTES, 'a'));
+        req.end(Buffer.alloc(1, 'a'));
+      });
+      expect(outcome).toBe('cut');
+    } finally {
+      await recorder.close();
+    }
+    expect(entriesOf(out)).toEqual([]);
+  });
+});
