@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnswerTooLargeError } from '../../../src/answer-limit.js';
 import {
@@ -8,6 +8,7 @@ import {
   send,
   UnusableAnswerError,
 } from '../../../src/verify/http-client.js';
+import { type RawHttpService, rawHttpService, rawReply } from '../../helpers/raw-http-service.js';
 
 describe('describeCall', () => {
   it('shows the method, the path, the Accept asked for and the JSON body', () => {
@@ -28,55 +29,24 @@ describe('describeCall', () => {
   });
 });
 
-/** A service on a raw socket: it gets the request head and answers as it likes (or never). */
-interface RawService {
-  readonly baseUrl: string;
-  readonly heads: string[];
-}
-
-const servers: Server[] = [];
-const sockets: Socket[] = [];
+const services: RawHttpService[] = [];
 
 afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy();
-  await Promise.all(
-    servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))),
-  );
+  await Promise.all(services.splice(0).map((service) => service.close()));
 });
 
-async function rawService(
-  answer: (socket: Socket, head: string) => void,
-  path = '/marketing/v1',
-): Promise<RawService> {
-  const heads: string[] = [];
-  const server = createServer((socket) => {
-    sockets.push(socket);
-    let text = '';
-    let answered = false;
-    socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-      if (!answered && text.includes('\r\n\r\n')) {
-        answered = true;
-        heads.push(text);
-        answer(socket, text);
-      }
-    });
-    socket.on('error', () => {});
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { baseUrl: `http://127.0.0.1:${port}${path}`, heads };
+async function rawService(answer: (socket: Socket, head: string) => void) {
+  const service = await rawHttpService(answer);
+  services.push(service);
+  return service;
 }
-
-const reply = (lines: string[], body = '') => `${lines.join('\r\n')}\r\n\r\n${body}`;
 
 const ok = (socket: Socket) =>
   socket.end(
-    reply(['HTTP/1.1 200 OK', 'Content-Type: application/json', 'Content-Length: 2'], '[]'),
+    rawReply(['HTTP/1.1 200 OK', 'Content-Type: application/json', 'Content-Length: 2'], '[]'),
   );
 
-const target = (service: RawService, extra: { timeoutMs?: number; baseUrl?: string } = {}) => ({
+const target = (service: RawHttpService, extra: { timeoutMs?: number; baseUrl?: string } = {}) => ({
   baseUrl: service.baseUrl,
   serverId: 1234,
   key: 'the-key',
@@ -138,7 +108,7 @@ describe('send', () => {
 
   it('answers an empty Content-Type when the service sends none', async () => {
     const service = await rawService((socket) =>
-      socket.end(reply(['HTTP/1.1 404 Not Found', 'Content-Length: 0'])),
+      socket.end(rawReply(['HTTP/1.1 404 Not Found', 'Content-Length: 0'])),
     );
     expect(await send(target(service), { method: 'GET', path: '/lists' })).toEqual({
       status: 404,
@@ -149,7 +119,7 @@ describe('send', () => {
 
   it('refuses an answer that declares more than the bound before reading it, naming the request and the readers', async () => {
     const service = await rawService((socket) =>
-      socket.write(reply(['HTTP/1.1 200 OK', `Content-Length: ${2 ** 40}`], '[')),
+      socket.write(rawReply(['HTTP/1.1 200 OK', `Content-Length: ${2 ** 40}`], '[')),
     );
     const error = await rejection(
       send(target(service, { timeoutMs: 5000 }), { method: 'GET', path: '/lists' }),
@@ -170,7 +140,7 @@ describe('send', () => {
 
   it('gives up on an answer that drips, within the time for the whole answer', async () => {
     const service = await rawService((socket) => {
-      socket.write(reply(['HTTP/1.1 200 OK', 'Content-Length: 10'], 'a'));
+      socket.write(rawReply(['HTTP/1.1 200 OK', 'Content-Length: 10'], 'a'));
       const drip = setInterval(() => socket.write('b'), 100);
       socket.on('close', () => clearInterval(drip));
       setTimeout(() => clearInterval(drip), 700);
@@ -184,7 +154,7 @@ describe('send', () => {
   it('refuses a 101 that switches protocols as no answer of the API', async () => {
     const service = await rawService((socket) =>
       socket.write(
-        reply(['HTTP/1.1 101 Switching Protocols', 'Connection: Upgrade', 'Upgrade: websocket']),
+        rawReply(['HTTP/1.1 101 Switching Protocols', 'Connection: Upgrade', 'Upgrade: websocket']),
       ),
     );
     const error = await rejection(send(target(service), { method: 'GET', path: '/lists' }));
@@ -197,7 +167,7 @@ describe('send', () => {
 
   it('refuses an interim status given as the final answer as no answer of the API', async () => {
     const service = await rawService((socket) =>
-      socket.write(reply(['HTTP/1.1 101 Switching Protocols', 'Content-Length: 0'])),
+      socket.write(rawReply(['HTTP/1.1 101 Switching Protocols', 'Content-Length: 0'])),
     );
     const error = await rejection(send(target(service), { method: 'GET', path: '/lists' }));
     expect(error).toBeInstanceOf(UnusableAnswerError);
@@ -208,8 +178,7 @@ describe('send', () => {
 
   it('rejects with the socket error when the connection is refused', async () => {
     const service = await rawService(ok);
-    const closed = servers.pop() as Server;
-    await new Promise((resolve) => closed.close(resolve));
+    await service.close();
     const error = await rejection(send(target(service), { method: 'GET', path: '/lists' }));
     expect(error?.code).toBe('ECONNREFUSED');
   });
