@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -449,5 +450,85 @@ describe('a recording being continued', () => {
   it('refuses a folder at --out', async () => {
     mkdirSync(out);
     await expect(readPrevious(out)).rejects.toThrow('is not a HAR file');
+  });
+});
+
+describe('when a HAR being recorded is written', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  /** A file written once, its write timed as taking `lastWriteMs`, with the timers faked after. */
+  async function writtenOnce(lastWriteMs: number): Promise<HarFile> {
+    let calls = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() =>
+      calls++ === 0 ? 5000 : 5000 + lastWriteMs,
+    );
+    const file = new HarFile(out);
+    await file.write();
+    vi.restoreAllMocks();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    return file;
+  }
+
+  it.each([
+    [0, 25],
+    [1, 25],
+    [10, 200],
+    [49.5, 990],
+    [100, 1000],
+  ])(
+    'after a write that took %d ms, waits %d ms before the next batch',
+    async (lastWriteMs, delay) => {
+      const file = await writtenOnce(lastWriteMs);
+      file.append(entry(1));
+      expect(file.unwritten).toBe(1);
+      vi.advanceTimersByTime(delay - 1);
+      expect(file.unwritten).toBe(1);
+      // Taken by a write as soon as its time comes.
+      vi.advanceTimersByTime(1);
+      expect(file.unwritten).toBe(0);
+      vi.useRealTimers();
+      await file.close();
+      expect(read().log.entries).toEqual([entry(1)]);
+    },
+  );
+
+  it('writes a batch of the bound exactly at once, without waiting', async () => {
+    const file = await writtenOnce(0);
+    // 20 bytes of the entry's JSON and its separator besides the text.
+    const exact = entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES - 20));
+    expect(Buffer.byteLength(`\n${JSON.stringify(exact)}`)).toBe(MAX_UNWRITTEN_BYTES);
+    file.append(exact);
+    expect(file.unwritten).toBe(0);
+    vi.useRealTimers();
+    await file.close();
+    expect(read().log.entries).toEqual([exact]);
+  });
+
+  it('writes, before it resolves, an entry added while a write was under way', async () => {
+    const file = new HarFile(out);
+    file.append(entry(1));
+    const first = file.write();
+    file.append(entry(2));
+    await file.write();
+    expect(read().log.entries).toEqual([entry(1), entry(2)]);
+    await first;
+  });
+
+  it('leaves the file as it is when nothing new came, and leaves no file open', async () => {
+    // Linux lists a process's open files; elsewhere the count is not checked.
+    const openFiles = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
+    const file = new HarFile(out);
+    file.append(entry(1));
+    await file.write();
+    const before = openFiles();
+    const inode = statSync(out).ino;
+    await file.write();
+    expect(statSync(out).ino).toBe(inode);
+    file.append(entry(2));
+    await file.write();
+    expect(openFiles()).toBe(before);
   });
 });
