@@ -59,10 +59,8 @@ export function send(target: Target, call: Call): Promise<Answer> {
   );
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    let settled = false;
+    // A promise settles once: a later outcome (an error after the answer) changes nothing.
     const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(deadline);
       outcome();
     };
@@ -79,7 +77,6 @@ export function send(target: Target, call: Call): Promise<Answer> {
             ? {}
             : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
-        timeout: target.timeoutMs ?? 15_000,
       },
       (res) => {
         answer = res;
@@ -115,13 +112,13 @@ export function send(target: Target, call: Call): Promise<Answer> {
     );
     const limit = target.timeoutMs ?? 15_000;
     // The whole answer, not only each silence, must come within the time: a service that drips a
-    // byte a second is never silent for long.
+    // byte a second is never silent for long. (No idle time-out besides: this one, started first
+    // with the same limit, always ends the request before a silence of that limit could.)
     let answer: IncomingMessage | undefined;
     const deadline = setTimeout(
       () => (answer ?? req).destroy(new Error(`no whole answer within ${limit} ms`)),
       limit,
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${limit} ms`)));
     req.on('error', fail);
     // A 101 comes as 'upgrade', not 'response'; with no listener Node closes the socket and
     // nothing else happens: the promise would never settle and the process would exit 0 with no
