@@ -146,6 +146,34 @@ describe('writes.contact-cap', () => {
     );
   });
 
+  it('names no contacts as left when the first new one is refused', async () => {
+    const { tools, made } = scriptedTools(capService(0), { maxNewContacts: 3 });
+    await expect(cap!.expect(tools)).resolves.toBe(
+      '403 after 0 new contact(s), in JSON and XML; an existing contact is still added',
+    );
+    expect(made.map(({ what }) => what)).toEqual([
+      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} on list 7`,
+    ]);
+  });
+
+  it('offers no undo for a new contact whose answer gives no usable id', async () => {
+    const { tools, made } = scriptedTools(
+      capService(1, (call) =>
+        (call.body as { emailAddress?: string } | undefined)?.emailAddress === capAddress(1)
+          ? json(200, { serverId: 1234, listId: 7 })
+          : undefined,
+      ),
+      { maxNewContacts: 2 },
+    );
+    await cap!.expect(tools);
+    expect(made.map(({ what }) => what)).toEqual([
+      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} on list 7`,
+      `1 contact(s) ${capAddress(1)} (contacts cannot be deleted through the API)`,
+    ]);
+  });
+
   it('fails when the 403 is not in JSON', async () => {
     const { tools } = scriptedTools(
       capService(0, (call) =>

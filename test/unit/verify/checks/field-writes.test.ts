@@ -100,6 +100,18 @@ describe('writes.field-create', () => {
     });
   });
 
+  it('fails when the created field is not the one asked for, naming the field', async () => {
+    const { tools } = scriptedTools(
+      fieldService([], (call) =>
+        call.method === 'POST' ? json(200, field(500, 'Other')) : undefined,
+      ),
+    );
+    await expect(check('writes.field-create').expect(tools)).rejects.toMatchObject({
+      wanted: `field.name: "${BASE}C"`,
+      got: 'field.name is "Other"',
+    });
+  });
+
   it('fails when the list is not JSON, naming the request', async () => {
     const { tools } = scriptedTools(
       fieldService([], (call) =>
@@ -134,6 +146,20 @@ describe('writes.field-duplicate', () => {
     await expect(check('writes.field-duplicate').expect(tools)).rejects.toThrow(
       new Skip(
         `could not create the field ${BASE}U this check needs: 500 ${body.slice(0, 120)} (writes.field-create judges that answer)`,
+      ),
+    );
+  });
+
+  it.each([
+    ['a 300, even with an id', json(300, field(500, `${BASE}U`))],
+    ['a success that is not JSON', { status: 200, contentType: 'text/plain', body: 'created' }],
+  ])('skips when the create answers %s', async (_, created) => {
+    const { tools } = scriptedTools(
+      fieldService([], (call) => (call.method === 'POST' ? created : undefined)),
+    );
+    await expect(check('writes.field-duplicate').expect(tools)).rejects.toThrow(
+      new Skip(
+        `could not create the field ${BASE}U this check needs: ${created.status} ${created.body} (writes.field-create judges that answer)`,
       ),
     );
   });
@@ -207,6 +233,15 @@ describe('writes.field-name-1', () => {
       { method: 'GET', path: '/customfields', accept: 'application/json' },
       { method: 'POST', path: '/customfields/Q', accept: 'application/json' },
     ]);
+  });
+
+  it('reads past a listed field that is null', async () => {
+    const { tools } = scriptedTools(
+      fieldService([], (call) =>
+        call.method === 'GET' ? json(200, [null, field(1, 'Q')]) : undefined,
+      ),
+    );
+    await expect(check('writes.field-name-1').expect(tools)).resolves.toBe('200: "Z" created');
   });
 
   it('passes over letters taken, in either case', async () => {

@@ -137,11 +137,14 @@ describe('stable.ids-and-dates', () => {
       got: 'the second read: list id(s) 8, 9 appeared',
     });
     const more = scriptedTools(
-      accountService([account(), { ...account(), lists: [{ id: 1, serverId: 1234 }, { id: 2 }] }]),
+      accountService([
+        { ...account(), lists: [{ id: 1 }, { id: 2 }] },
+        { ...account(), lists: [{ id: 1 }, { id: 2 }, { id: 3 }] },
+      ]),
     );
     await expect(readTwice!.expect(more.tools)).rejects.toMatchObject({
-      wanted: 'the second read: the same list ids as before (1)',
-      got: 'the second read: list id(s) 2 appeared',
+      wanted: 'the second read: the same list ids as before (1, 2)',
+      got: 'the second read: list id(s) 3 appeared',
     });
   });
 
