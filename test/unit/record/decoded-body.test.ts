@@ -86,4 +86,30 @@ describe('a body with a Content-Encoding', () => {
   it('that is empty stays empty, whatever the header says', () => {
     expect(decodedBody(Buffer.alloc(0), 'gzip', 'answer')).toEqual({ body: Buffer.alloc(0) });
   });
+
+  it('decoded to the bound exactly, is stored decoded', () => {
+    const whole = gzipSync(Buffer.alloc(MAX_ANSWER_BYTES, 'a'));
+    const decoded = decodedBody(whole, 'gzip', 'answer');
+    expect(decoded.body.length).toBe(MAX_ANSWER_BYTES);
+    expect(decoded.note).toBeUndefined();
+  });
+});
+
+describe('a body that says no coding', () => {
+  it('and is gzip decoding past the bound is not kept, and the note says why', () => {
+    const decoded = decodedBody(gzipSync(Buffer.alloc(MAX_ANSWER_BYTES + 1)), undefined, 'request');
+    expect(decoded.body.length).toBe(0);
+    expect(decoded.note).toBe(
+      `The request's body is not recorded: it says Content-Encoding 'none' and it is gzip that decodes past ${MAX_ANSWER_BYTES} bytes, so the secrets in it could not be taken out.`,
+    );
+  });
+
+  it('and is the shortest whole gzip is stored decoded', () => {
+    const empty = gzipSync(Buffer.alloc(0));
+    expect(empty.length).toBe(20);
+    expect(decodedBody(empty, undefined, 'answer')).toEqual({
+      body: Buffer.alloc(0),
+      note: "The answer's body is gzip that no Content-Encoding announced: it is stored decoded.",
+    });
+  });
 });
