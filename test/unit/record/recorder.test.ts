@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../../src/answer-limit.js';
 import type { HarEntry } from '../../../src/journal/har.js';
 import { startRecorder } from '../../../src/record/recorder.js';
@@ -166,5 +166,40 @@ describe('startRecorder', () => {
       await recorder.close();
     }
     expect(entriesOf(out)).toEqual([]);
+  });
+
+  it('refuses an --out it cannot write, saying which and why', async () => {
+    const upstream = await upstreamOf((_req, res) => res.end());
+    const out = join(folder, 'no-such-folder', 'out.har');
+    await expect(startRecorder({ upstream, out, https: false })).rejects.toThrow(
+      `cannot write --out ${out}: its folder does not exist; give another --out.`,
+    );
+  });
+
+  it('warns while the HAR cannot be written, and says on close which exchanges it lost', async () => {
+    const upstream = await upstreamOf((_req, res) => res.end('{}'));
+    const own = mkdtempSync(join(folder, 'moved-'));
+    const out = join(own, 'lost.har');
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', warned);
+    const recorder = await startRecorder({ upstream, out, https: false });
+    try {
+      await get(`${recorder.baseUrl}/lists`);
+      await vi.waitFor(() => expect(entriesOf(out)).toHaveLength(1), { timeout: 10_000 });
+      renameSync(own, `${own}.away`);
+      await get(`${recorder.baseUrl}/lists`);
+      await vi.waitFor(() => expect(warnings.length).toBeGreaterThan(0), { timeout: 10_000 });
+      expect(warnings[0]).toBe(
+        `record: cannot write ${out}: its folder does not exist; 1 exchanges wait in memory, tried again in a second.`,
+      );
+      await expect(recorder.close()).rejects.toThrow(
+        `cannot write ${out}: its folder does not exist; the last 1 exchanges are not in it (it holds the 1 written before)`,
+      );
+    } finally {
+      process.off('warning', warned);
+      if (existsSync(`${own}.away`)) renameSync(`${own}.away`, own);
+    }
+    expect(entriesOf(out)).toHaveLength(1);
   });
 });
