@@ -50,8 +50,8 @@ export function expectMessage(answer: Answer, accept: Format, message: string, w
     }
     return;
   }
-  const value = jsonOf(answer, what) as { message?: unknown } | null;
-  const actual = value && typeof value === 'object' ? value.message : undefined;
+  // A number, string or array has no `message` field either: undefined, as for null.
+  const actual = (jsonOf(answer, what) as { message?: unknown } | null)?.message;
   if (actual !== message) {
     throw new Mismatch(
       `${what}message ${wanted}`,

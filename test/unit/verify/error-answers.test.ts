@@ -160,6 +160,20 @@ describe("the 409's message field", () => {
       [`m: message ${JSON.stringify(TEXT)}`, 'm: no message field'],
     ],
     [
+      'a number',
+      JSON_TYPE,
+      '409',
+      'application/json',
+      [`m: message ${JSON.stringify(TEXT)}`, 'm: no message field'],
+    ],
+    [
+      'a string',
+      JSON_TYPE,
+      JSON.stringify(TEXT),
+      'application/json',
+      [`m: message ${JSON.stringify(TEXT)}`, 'm: no message field'],
+    ],
+    [
       'a number for a message',
       JSON_TYPE,
       '{"message":409}',

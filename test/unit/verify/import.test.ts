@@ -104,6 +104,30 @@ describe('importing an account into a seed', () => {
     );
   });
 
+  it('refuses a body that is not JSON, quoting it', async () => {
+    expect(await refusal({ '/lists': [200, '<ArrayOfList/>'] })).toBe(
+      'GET /lists answered 200 with a body that is not JSON: <ArrayOfList/>',
+    );
+  });
+
+  it.each([
+    ['null', '[null]', 'null'],
+    ['an array', '[[]]', 'an array'],
+    ['a number', '[1]', '1'],
+  ])('refuses %s for an item', async (_what, body, described) => {
+    expect(await refusal({ '/lists': [200, body] })).toBe(
+      `GET /lists answered an array whose item 0 is ${described}, not an object`,
+    );
+  });
+
+  it('writes the key into the seed only when asked', async () => {
+    const baseUrl = await serve({});
+    const kept = await importSeed({ baseUrl, serverId: SERVER_ID, key: KEY, keepKey: true });
+    expect(kept.servers[0]?.key).toBe(KEY);
+    const left = await importSeed({ baseUrl, serverId: SERVER_ID, key: KEY });
+    expect(left.servers[0]).not.toHaveProperty('key');
+  });
+
   it('names the first item that is no object', async () => {
     expect(await refusal({ '/content': [200, '[{"id":1},"oops",[]]'] })).toBe(
       'GET /content answered an array whose item 1 is "oops", not an object',

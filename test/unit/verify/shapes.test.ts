@@ -97,6 +97,18 @@ describe('a JSON object or array of objects the description defines', () => {
     ]);
   });
 
+  it('names a described field that is missing, and one that breaks its rule', () => {
+    const { tools } = scriptedTools(() => ANSWER);
+    expect(verdict(() => expectObject(tools, ANSWER, { id: 1 }, RULES, 'item'))).toEqual([
+      'item.name: a string',
+      'item has no name',
+    ]);
+    expect(verdict(() => expectObject(tools, ANSWER, { id: 1, name: 2 }, RULES, 'item'))).toEqual([
+      'item.name: a string',
+      'item.name is 2',
+    ]);
+  });
+
   it('names the item that is no object in an array', () => {
     const { tools } = scriptedTools(() => ANSWER);
     expect(
@@ -136,6 +148,20 @@ describe('XML items the description defines', () => {
     );
   };
 
+  it('refuses a root of another name', () => {
+    expect(judge('<Lists><List><Id>1</Id><Name>a</Name></List></Lists>')).toEqual([
+      'root element ArrayOfList',
+      'root element Lists',
+    ]);
+  });
+
+  it('names the described elements an item has, in its order', () => {
+    expect(judge('<ArrayOfList><List><Name>a</Name><Id>1</Id></List></ArrayOfList>')).toEqual([
+      'List 1 with Id, Name in that order',
+      'List 1 with Name, Id',
+    ]);
+  });
+
   it('refuses an item of another name', () => {
     expect(
       judge('<ArrayOfList><List><Id>1</Id><Name>a</Name></List><Other/></ArrayOfList>'),
@@ -155,6 +181,12 @@ describe('XML items the description defines', () => {
       'List 1 Id is "1.5"',
     ]);
     expect(judge('<ArrayOfList><List><Id> -2 </Id><Name>a</Name></List></ArrayOfList>')).toBe('ok');
+    expect(judge('<ArrayOfList><List><Id>123</Id><Name>a</Name></List></ArrayOfList>')).toBe('ok');
+    for (const text of ['+12', '1e3', '12 3', 'x12']) {
+      expect(
+        judge(`<ArrayOfList><List><Id>${text}</Id><Name>a</Name></List></ArrayOfList>`),
+      ).toEqual(['List 1 Id: an integer', `List 1 Id is ${JSON.stringify(text)}`]);
+    }
   });
 });
 

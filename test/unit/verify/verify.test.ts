@@ -168,16 +168,14 @@ function contacts(
     const address = (JSON.parse(body) as { emailAddress: string }).emailAddress;
     if (!ids.has(address)) ids.set(address, ids.size + 10);
     writes += 1;
-    response
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          serverId: SERVER_ID,
-          contactId: ids.get(address),
-          listId: 1,
-          ...extras(writes),
-        }),
-      );
+    response.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        serverId: SERVER_ID,
+        contactId: ids.get(address),
+        listId: 1,
+        ...extras(writes),
+      }),
+    );
   };
 }
 
@@ -270,6 +268,14 @@ describe("a check's outcome when the answer is none to judge", () => {
     });
     expect(result.status).toBe('error');
     expect(result.got).toMatch(/^GET \/lists answered 101 \(Switching Protocols\)/);
+  });
+
+  it('could not run when the connection is cut, saying so as the preflight would', async () => {
+    const { result } = await runOne('lists.json', (request) => {
+      request.socket.destroy();
+    });
+    expect(result.status).toBe('error');
+    expect(result.got).toMatch(/^cannot reach 127\.0\.0\.1:\d+: ECONNRESET /);
   });
 
   it('could not run when no answer comes in time, saying so as the preflight would', async () => {
