@@ -80,7 +80,6 @@ export function send(target: Target, call: Call): Promise<Answer> {
       },
       (res) => {
         answer = res;
-        res.once('close', () => clearTimeout(deadline));
         // A 1xx as the final answer (a 101 without Upgrade comes this way) is no HTTP answer to
         // judge either: the same as the upgrade below, never a status a check compares.
         if ((res.statusCode ?? 0) < 200) {
