@@ -106,6 +106,21 @@ describe('send', () => {
     expect(service.heads[0]?.startsWith('GET /marketing/v1/lists HTTP/1.1\r\n')).toBe(true);
   });
 
+  it('speaks TLS to an https base URL: a plain HTTP service never sees a request', async () => {
+    const service = await rawService(ok);
+    const error = await rejection(
+      send(
+        target(service, { baseUrl: service.baseUrl.replace('http:', 'https:'), timeoutMs: 300 }),
+        {
+          method: 'GET',
+          path: '/lists',
+        },
+      ),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(service.heads).toEqual([]);
+  });
+
   it('answers an empty Content-Type when the service sends none', async () => {
     const service = await rawService((socket) =>
       socket.end(rawReply(['HTTP/1.1 404 Not Found', 'Content-Length: 0'])),

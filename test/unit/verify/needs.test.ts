@@ -47,6 +47,10 @@ describe('integerId', () => {
   it.each([
     ['a12'],
     ['12a'],
+    ['12 '],
+    [' 12'],
+    ['0x10'],
+    ['1e3'],
     ['1 2'],
     [''],
     ['-1'],
@@ -98,7 +102,10 @@ describe('collection', () => {
     );
   });
 
-  it('skips an empty collection as nothing to check', async () => {
+  it('skips an empty collection as nothing to check, hinting at writes.field-create only for fields', async () => {
+    expect(await skipOf(collection(scriptedTools(() => json(200, [])).tools, '/lists'))).toBe(
+      'the account has nothing to check: GET /lists answered no item (add one to the account)',
+    );
     const { tools } = scriptedTools(() => json(200, []));
     expect(await skipOf(collection(tools, '/customfields'))).toBe(
       'the account has nothing to check: GET /customfields answered no item (add one to the account, or run writes.field-create with --allow-writes)',

@@ -115,6 +115,11 @@ describe('preflight', () => {
     });
   });
 
+  it('leaves a web page that is no 200, or a type that only ends in text/html, to the checks', async () => {
+    expect(await preflight(await answering(500, 'text/html'))).toBeUndefined();
+    expect(await preflight(await answering(200, 'application/x-text/html'))).toBeUndefined();
+  });
+
   it.each([502, 503, 504])('says the service is unavailable on %i', async (status) => {
     const target = await answering(status);
     expect(await preflight(target)).toEqual({
