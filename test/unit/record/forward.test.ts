@@ -302,19 +302,28 @@ describe('forward', () => {
     );
   });
 
-  it('answers 502 saying so for an upstream that answers 101 Switching Protocols', async () => {
-    const upstream = createNetServer((socket) => {
-      socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\n\r\n'));
-    });
-    const proxy = await started(upstream);
-    const answer = await send(proxy.url, '/marketing/v1/lists');
-    expect(answer.status).toBe(502);
-    const exchange = await proxy.results[0]!;
-    expect(exchange.unreachable).toMatch(
-      /^upstream http:\/\/127\.0\.0\.1:\d+ answered 101 Switching Protocols: record passes on and records HTTP exchanges only/,
-    );
-    expect(answer.body).toBe(refusal(exchange.unreachable!));
-  });
+  it.each([
+    ['without Upgrade', 'HTTP/1.1 101 Switching Protocols\r\n\r\n'],
+    [
+      'with Upgrade',
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
+    ],
+  ])(
+    'answers 502 saying so for an upstream that answers 101 Switching Protocols %s',
+    async (_how, raw) => {
+      const upstream = createNetServer((socket) => {
+        socket.once('data', () => socket.write(raw));
+      });
+      const proxy = await started(upstream);
+      const answer = await send(proxy.url, '/marketing/v1/lists');
+      expect(answer.status).toBe(502);
+      const exchange = await proxy.results[0]!;
+      expect(exchange.unreachable).toMatch(
+        /^upstream http:\/\/127\.0\.0\.1:\d+ answered 101 Switching Protocols: record passes on and records HTTP exchanges only/,
+      );
+      expect(answer.body).toBe(refusal(exchange.unreachable!));
+    },
+  );
 
   it('stops reading an answer when its client goes away, and records nothing', async () => {
     let upstreamClosed!: () => void;
@@ -366,8 +375,10 @@ describe('forward', () => {
 
   it('forwards a request body of the bound exactly, and refuses one declared past it with a 413', async () => {
     const received: number[] = [];
+    const methods: string[] = [];
     const proxy = await started(
       createServer(async (req, res) => {
+        methods.push(req.method ?? '');
         let length = 0;
         for await (const chunk of req) length += (chunk as Buffer).length;
         received.push(length);
@@ -380,10 +391,18 @@ describe('forward', () => {
     });
     expect(whole.status).toBe(200);
     expect(received).toEqual([MAX_ANSWER_BYTES]);
+    expect((await proxy.results[0]!).method).toBe('POST');
+    expect(methods).toEqual(['POST']);
+    const keptAlive = new Agent({ keepAlive: true });
     const past = await new Promise<Answer>((resolve, reject) => {
       const req = request(
         `${proxy.url}/marketing/v1/lists`,
-        { method: 'POST', headers: { 'content-length': MAX_ANSWER_BYTES + 1 }, agent: false },
+        {
+          method: 'POST',
+          headers: { 'content-length': MAX_ANSWER_BYTES + 1 },
+          // A client that would keep the connection: the refusal closes it.
+          agent: keptAlive,
+        },
         (res) => {
           let body = '';
           res.on('data', (chunk: Buffer) => {
@@ -404,6 +423,7 @@ describe('forward', () => {
     );
     await expect(proxy.results[1]).rejects.toMatchObject({ name: 'RefusedHereError' });
     expect(received).toEqual([MAX_ANSWER_BYTES]);
+    keptAlive.destroy();
   });
 
   it('stops reading a chunked request body past the bound, naming it', async () => {
@@ -416,5 +436,83 @@ describe('forward', () => {
     await expect(proxy.results[0]).rejects.toThrow(
       `the request body is larger than ${MAX_ANSWER_BYTES} bytes (32 MiB), the limit of one answer for record: reading it was stopped`,
     );
+  });
+
+  it('answers 502 for an upstream that drips its answer past the time, never silent for long', async () => {
+    const proxy = await started(
+      createServer((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        let drops = 0;
+        const drip = setInterval(() => {
+          drops++;
+          if (drops === 100 || res.destroyed) {
+            clearInterval(drip);
+            res.end();
+          } else res.write('.');
+        }, 20);
+      }),
+      300,
+    );
+    const answer = await send(proxy.url, '/marketing/v1/lists');
+    expect(answer.status).toBe(502);
+    const exchange = await proxy.results[0]!;
+    expect(exchange.unreachable).toMatch(
+      /^upstream http:\/\/127\.0\.0\.1:\d+ gave no whole answer within 300 ms$/,
+    );
+  });
+
+  it('answers 502 naming the error for an upstream that cannot be reached', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const agent = new Agent();
+    const route: Route = {
+      upstream: parseUpstream(`http://127.0.0.1:${port}`),
+      agent,
+      timeoutMs: 60_000,
+      hop: HOP,
+    };
+    const results: Promise<Exchange>[] = [];
+    const server = createServer((req, res) => results.push(forward(req, res, route)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stops.push(async () => {
+      agent.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const answer = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/x');
+    const reason = `upstream http://127.0.0.1:${port} could not be reached: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:${port}`;
+    expect(answer.status).toBe(502);
+    expect(answer.body).toBe(refusal(reason));
+    expect((await results[0]!).unreachable).toBe(reason);
+  });
+
+  it('passes on no header that Connection names, whatever its case and spacing', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const proxy = await started(
+      createServer((req, res) => {
+        seen.push(req.headers);
+        res.writeHead(200, {
+          connection: 'X-Answer-Hop',
+          'x-answer-hop': 'drop',
+          'x-answer-kept': 'yes',
+        });
+        res.end();
+      }),
+    );
+    const answer = await send(proxy.url, '/marketing/v1/lists', {
+      headers: {
+        connection: 'X-Hop-A, , x-hop-b',
+        'x-hop-a': 'only for the next hop',
+        'x-hop-b': 'only for the next hop',
+        'x-kept': 'yes',
+      },
+    });
+    expect(seen[0]!['x-hop-a']).toBeUndefined();
+    expect(seen[0]!['x-hop-b']).toBeUndefined();
+    expect(seen[0]!['x-kept']).toBe('yes');
+    expect(answer.headers['x-answer-hop']).toBeUndefined();
+    expect(answer.headers['x-answer-kept']).toBe('yes');
   });
 });
