@@ -304,3 +304,75 @@ describe('a short key in a failing answer', () => {
     expect(result.answer?.body).not.toContain('k3y');
   });
 });
+
+describe("a run's counts and exit code", () => {
+  const answer = (response: ServerResponse, status: number, type: string, body: string) =>
+    response.writeHead(status, { 'content-type': type }).end(body);
+
+  /** lists.json passes, lists.xml fails, customfields.json skips, content.json gets no answer. */
+  const mixed: Handler = (request, _body, response) => {
+    if (request.url?.endsWith('/customfields'))
+      return answer(response, 200, 'application/json', '[]');
+    if (request.url?.endsWith('/content')) return request.socket.destroy();
+    if (request.headers.accept === 'text/xml') return answer(response, 500, 'text/plain', 'down');
+    answer(response, 200, 'application/json', LISTS);
+  };
+
+  async function run(only: string[], handler: Handler) {
+    const baseUrl = await serve(handler);
+    return verifyService({ baseUrl, serverId: SERVER_ID, key: KEY, only });
+  }
+
+  it('counts each status and exits 1 on drift', async () => {
+    const report = await run(
+      ['lists.json', 'lists.xml', 'customfields.json', 'content.json'],
+      mixed,
+    );
+    expect(report.results.map((result) => result.status)).toEqual([
+      'pass',
+      'fail',
+      'skipped',
+      'error',
+    ]);
+    expect([report.passed, report.failed, report.skipped, report.errors]).toEqual([1, 1, 1, 1]);
+    expect(report.exitCode).toBe(1);
+    expect(report.results[1]?.wanted).toBe('status 200');
+    expect(report).not.toHaveProperty('couldNotRun');
+  });
+
+  it('exits 3 when a check got no answer and none drifted', async () => {
+    const report = await run(['lists.json', 'customfields.json', 'content.json'], mixed);
+    expect([report.passed, report.failed, report.skipped, report.errors]).toEqual([1, 0, 1, 1]);
+    expect(report.exitCode).toBe(3);
+  });
+
+  it('exits 0 when every check passed or skipped, naming the target', async () => {
+    const report = await run(['lists.json', 'customfields.json'], mixed);
+    expect([report.passed, report.failed, report.skipped, report.errors]).toEqual([1, 0, 1, 0]);
+    expect(report.exitCode).toBe(0);
+    expect(report.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/marketing\/v1$/);
+    expect(report.serverId).toBe(SERVER_ID);
+  });
+
+  it('exits 3 with no results when nothing could be judged', async () => {
+    const report = await verifyService({
+      baseUrl: 'http://127.0.0.1:1/marketing/v1',
+      serverId: 1,
+      key: KEY,
+    });
+    expect(report.results).toEqual([]);
+    expect(report.exitCode).toBe(3);
+    expect(report.couldNotRun?.fix).toBe(
+      'check --base-url (scheme, host, port) and that the service is up',
+    );
+  });
+
+  it('skips the contact maximum when no new contacts are allowed', async () => {
+    const { result } = await runOne(
+      'writes.contact-cap',
+      contacts(() => ({})),
+    );
+    expect(result.status).toBe('skipped');
+    expect(result.got).toMatch(/^the maximum is not given \(8\)/);
+  });
+});
