@@ -8,6 +8,7 @@ import {
   send,
   UnusableAnswerError,
 } from '../../../src/verify/http-client.js';
+import { KEY, makeFake, SERVER_ID } from '../../helpers/fake.js';
 import { type RawHttpService, rawHttpService, rawReply } from '../../helpers/raw-http-service.js';
 
 describe('describeCall', () => {
@@ -106,19 +107,15 @@ describe('send', () => {
     expect(service.heads[0]?.startsWith('GET /marketing/v1/lists HTTP/1.1\r\n')).toBe(true);
   });
 
-  it('speaks TLS to an https base URL: a plain HTTP service never sees a request', async () => {
-    const service = await rawService(ok);
-    const error = await rejection(
-      send(
-        target(service, { baseUrl: service.baseUrl.replace('http:', 'https:'), timeoutMs: 300 }),
-        {
-          method: 'GET',
-          path: '/lists',
-        },
-      ),
-    );
-    expect(error).toBeInstanceOf(Error);
-    expect(service.heads).toEqual([]);
+  it('speaks TLS to an https base URL, trusting the CA it is given besides the system', async () => {
+    await using fake = await makeFake();
+    const { baseUrl, ca } = await fake.listen();
+    expect(baseUrl.startsWith('https:')).toBe(true);
+    const call = { method: 'GET', path: '/lists' } as const;
+    const answer = await send({ baseUrl, serverId: SERVER_ID, key: KEY, ca }, call);
+    expect(answer.status).toBe(200);
+    const untrusted = await rejection(send({ baseUrl, serverId: SERVER_ID, key: KEY }, call));
+    expect(untrusted?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 
   it('answers an empty Content-Type when the service sends none', async () => {
