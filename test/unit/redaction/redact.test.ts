@@ -104,6 +104,15 @@ describe.each([
     expect(other.requestHeaders.authorization).toBe(REDACTED);
   });
 
+  it('hides a Proxy-Authorization credential that is no key of the fake, as it hides Authorization', () => {
+    const { redactor } = make();
+    // A proxy's own user and password: no secret of the fake, still a credential.
+    const kept = redactor.record(
+      record({ requestHeaders: { 'proxy-authorization': `Basic ${b64('proxyuser:proxypass')}` } }),
+    ).requestHeaders['proxy-authorization'];
+    expect(kept).toBe(`Basic ${REDACTED}`);
+  });
+
   it('redacts header names, query names and values, and bodies either way', () => {
     const { redactor } = make();
     const redacted = redactor.record(
