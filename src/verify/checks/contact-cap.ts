@@ -39,7 +39,8 @@ export const CONTACT_CAP_CHECKS: readonly Check[] = [
           if (answer.status === 403) refused = answer;
           else if (answer.status === 200) {
             made.push(address);
-            const id = integerId((jsonOf(answer) as { contactId?: unknown }).contactId);
+            // Its shape is writes.contact-add's to judge: here, only an id to undo with.
+            const id = integerId((jsonOf(answer) as { contactId?: unknown } | null)?.contactId);
             if (id !== undefined)
               tools.made(`the contact ${address} on list ${listId}`, async () => {
                 const removed = await tools.call({ method: 'DELETE', path: `${path}/${id}` });

@@ -174,6 +174,27 @@ describe('writes.contact-cap', () => {
     ]);
   });
 
+  it('reads a new contact answered 200 with a JSON null or array as made, without an id to undo', async () => {
+    for (const body of [null, [101], 'text']) {
+      const { tools, made } = scriptedTools(
+        capService(1, (call) =>
+          (call.body as { emailAddress?: string } | undefined)?.emailAddress === capAddress(1)
+            ? json(200, body)
+            : undefined,
+        ),
+        { maxNewContacts: 2 },
+      );
+      await expect(cap!.expect(tools)).resolves.toMatch(/^403 after 1 new contact/);
+      // Only the run's own second contact can be taken off its list again.
+      expect(made.filter(({ undo }) => undo).map(({ what }) => what)).toEqual([
+        `the contact ${SECOND} on list 7`,
+      ]);
+      expect(made.at(-1)?.what).toBe(
+        `1 contact(s) ${capAddress(1)} (contacts cannot be deleted through the API)`,
+      );
+    }
+  });
+
   it('fails when the 403 is not in JSON', async () => {
     const { tools } = scriptedTools(
       capService(0, (call) =>
