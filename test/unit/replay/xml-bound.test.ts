@@ -72,9 +72,10 @@ describe('the size of a recorded XML answer, counted before it is read', () => {
       expect(xmlTooLarge(`<?xml version="1.0"?><r>${open}${many}${close}</r>`)).toBeUndefined();
   });
 
-  it('makes such an answer not comparable, read in no time and little memory', async () => {
+  // The reasons are the bound's own words, given before any parser reads the answer: a parser
+  // given these answers takes seconds and hundreds of megabytes (a benchmark's matter, not a test's).
+  it('makes such an answer not comparable, naming the bound, before reading it', async () => {
     const root = `<ArrayOfList ${Array.from({ length: 300_000 }, (_, i) => `a${i}="1"`).join(' ')}><List><Id>1</Id><Name>n</Name><ServerId>12345</ServerId></List></ArrayOfList>`;
-    const started = performance.now();
     const report = await replayHar(
       har(
         entry(AUTH, 'text/xml', root),
@@ -82,7 +83,6 @@ describe('the size of a recorded XML answer, counted before it is read', () => {
         entry(AUTH, 'text/xml', lists(2)),
       ),
     );
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(report.results.map((result) => result.outcome)).toEqual([
       'not comparable',
       'not comparable',
