@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -79,6 +80,9 @@ describe('startRecorder', () => {
     }
     const elapsed = performance.now() - begun;
     const entries = entriesOf(out);
+    expect(entries[0]!.request.url).toBe(
+      `${upstream.replace('/marketing/v1', '')}/marketing/v1/lists?a=1&a=2&b=x%20y`,
+    );
     expect(entries.map((entry) => entry._id)).toEqual([1, 2, 3, 4]);
     expect(recorder.entries).toBe(4);
     expect(entries.map((entry) => entry.request.queryString)).toEqual([
@@ -201,5 +205,145 @@ describe('startRecorder', () => {
       if (existsSync(`${own}.away`)) renameSync(`${own}.away`, own);
     }
     expect(entriesOf(out)).toHaveLength(1);
+  });
+
+  it('refuses, forwarding and recording nothing, a foreign or doubled Host, a target that is no path, and the control API', async () => {
+    let forwarded = 0;
+    const upstream = await upstreamOf((_req, res) => {
+      forwarded++;
+      res.end();
+    });
+    const out = join(folder, 'refused.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    const port = new URL(recorder.url).port;
+    const statusOf = (requestLine: string, hosts: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port) });
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+        });
+        socket.on('error', reject);
+        socket.on('end', () => resolve(text.split('\r\n')[0]!));
+        const lines = [requestLine, ...hosts.map((host) => `Host: ${host}`), 'Connection: close'];
+        socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      });
+    const own = `127.0.0.1:${port}`;
+    try {
+      expect(await statusOf('GET /marketing/v1/lists HTTP/1.1', ['evil.example'])).toBe(
+        'HTTP/1.1 403 Forbidden',
+      );
+      expect(await statusOf('GET /marketing/v1/lists HTTP/1.1', [own, own])).toBe(
+        'HTTP/1.1 403 Forbidden',
+      );
+      expect(await statusOf('GET http://example.com/marketing/v1/lists HTTP/1.1', [own])).toBe(
+        'HTTP/1.1 400 Bad Request',
+      );
+      expect(await statusOf('GET /marketing/v1/../../__admin/state HTTP/1.1', [own])).toBe(
+        'HTTP/1.1 403 Forbidden',
+      );
+      expect(await statusOf('GET /marketing/v1/lists HTTP/1.1', [own])).toBe('HTTP/1.1 200 OK');
+    } finally {
+      await recorder.close();
+    }
+    expect(forwarded).toBe(1);
+    expect(entriesOf(out)).toHaveLength(1);
+  });
+
+  it('keeps the names of cookies both ways and never their values', async () => {
+    const upstream = await upstreamOf((_req, res) => {
+      res.writeHead(200, {
+        'set-cookie': ['sid=session-value; Path=/; HttpOnly', 'bare-value; Path=/'],
+      });
+      res.end();
+    });
+    const out = join(folder, 'cookies.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = request(
+          `${recorder.baseUrl}/lists`,
+          { agent: false, headers: { cookie: 'session=abc123;  theme=light; bare-cookie; ' } },
+          (res) => {
+            res.resume();
+            res.on('end', resolve);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    } finally {
+      await recorder.close();
+    }
+    const [entry] = entriesOf(out);
+    const valuesOf = (headers: { name: string; value: string }[], name: string) =>
+      headers.filter((header) => header.name === name).map((header) => header.value);
+    expect(valuesOf(entry!.request.headers, 'cookie')).toEqual([
+      'session=<redacted>; theme=<redacted>; <redacted>; ',
+    ]);
+    expect(valuesOf(entry!.response.headers, 'set-cookie')).toEqual([
+      'sid=<redacted>; Path=/; HttpOnly',
+      '<redacted>; Path=/',
+    ]);
+  });
+
+  it('records an upstream it cannot reach as a 502, saying why in the comment', async () => {
+    const closed = createServer();
+    const upstream = await listenUpstream(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const out = join(folder, 'unreachable.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    try {
+      expect((await get(`${recorder.baseUrl}/lists`)).status).toBe(502);
+    } finally {
+      await recorder.close();
+    }
+    const [entry] = entriesOf(out);
+    const port = new URL(upstream).port;
+    const reason = `upstream http://127.0.0.1:${port} could not be reached: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:${port}`;
+    expect(entry!.response.status).toBe(502);
+    expect(entry!.comment).toBe(reason);
+    expect(entry!._unreachable).toBe(reason);
+  });
+
+  it('answers 504 to a request that waited too long for its turn, and frees the turn it never took', async () => {
+    let answerFirst!: () => void;
+    let arrived!: () => void;
+    const firstArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let count = 0;
+    const upstream = await upstreamOf((req, res) => {
+      req.resume();
+      count++;
+      if (count === 1) {
+        answerFirst = () => res.end('"first"');
+        arrived();
+      } else res.end('"later"');
+    });
+    const out = join(folder, 'late.har');
+    const recorder = await startRecorder({
+      upstream,
+      out,
+      https: false,
+      maxInFlight: 1,
+      queueWaitMs: 200,
+    });
+    try {
+      const first = get(`${recorder.baseUrl}/lists`);
+      await firstArrived;
+      const late = await get(`${recorder.baseUrl}/lists`);
+      expect(late.status).toBe(504);
+      expect(late.body).toContain('this request waited 0.2 s for its turn');
+      answerFirst();
+      expect(await first).toEqual({ status: 200, body: '"first"' });
+      expect(await get(`${recorder.baseUrl}/lists`)).toEqual({ status: 200, body: '"later"' });
+    } finally {
+      await recorder.close();
+    }
+    expect(entriesOf(out).map((entry) => entry.response.content.text)).toEqual([
+      '"first"',
+      '"later"',
+    ]);
   });
 });
