@@ -531,4 +531,16 @@ describe('when a HAR being recorded is written', () => {
     await file.write();
     expect(openFiles()).toBe(before);
   });
+
+  it('says the HAR is no longer there when it was removed from its folder', async () => {
+    const file = new HarFile(out);
+    await file.write();
+    rmSync(out);
+    file.append(entry(1));
+    await expect(file.write()).rejects.toThrow(
+      `cannot write ${out}: it is no longer there (moved or removed)`,
+    );
+    // No temporary file is left behind by the failed write.
+    expect(readdirSync(folder)).toEqual([]);
+  });
 });
