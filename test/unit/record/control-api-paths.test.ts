@@ -17,6 +17,10 @@ describe('a request target that reaches a fake control API', () => {
     '//__admin/state',
     '/\\__admin/state',
     '/marketing//v1/%2F__admin/state',
+    // A slash escaped at the start: unescaped, a run of slashes is one.
+    '/%2F__admin/state',
+    // Still escaped after three rounds of unescaping: refused if it names __admin anywhere.
+    '/x%25255F_admin',
   ])('%s is refused', (target) => {
     expect(namesControlApi(target)).toBe(true);
   });
@@ -27,6 +31,9 @@ describe('a request target that reaches a fake control API', () => {
     '/marketing/v1/lists/__administrator',
     '/marketing/v1/content/x__admin',
     '/%zz/lists',
+    // Dot segments resolved as a server resolves them.
+    '/__admin/..',
+    '/__admin/state/../../marketing/v1/lists',
   ])('%s is the API', (target) => {
     expect(namesControlApi(target)).toBe(false);
   });
