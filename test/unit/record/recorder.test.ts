@@ -197,8 +197,16 @@ describe('startRecorder', () => {
       expect(warnings[0]).toBe(
         `record: cannot write ${out}: its folder does not exist; 1 exchanges wait in memory, tried again in a second.`,
       );
-      await expect(recorder.close()).rejects.toThrow(
+      const failure = await recorder.close().then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.message).toBe(
         `cannot write ${out}: its folder does not exist; the last 1 exchanges are not in it (it holds the 1 written before)`,
+      );
+      // The write's own failure is kept as the cause.
+      expect((failure?.cause as Error | undefined)?.message).toBe(
+        `cannot write ${out}: its folder does not exist`,
       );
     } finally {
       process.off('warning', warned);
@@ -345,5 +353,45 @@ describe('startRecorder', () => {
       '"first"',
       '"later"',
     ]);
+  });
+
+  it("forwards a request that came through another proxy's Via, and notes each body it cannot decode", async () => {
+    const vias: (string | undefined)[] = [];
+    const upstream = await upstreamOf((req, res) => {
+      vias.push(req.headers.via);
+      req.resume();
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end('not gzip either');
+    });
+    const out = join(folder, 'notes.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${recorder.baseUrl}/lists`,
+          {
+            method: 'POST',
+            agent: false,
+            headers: { via: '1.0 corporate-proxy', 'content-encoding': 'gzip' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end('not gzip');
+      });
+      expect(status).toBe(200);
+    } finally {
+      await recorder.close();
+    }
+    expect(vias).toHaveLength(1);
+    expect(vias[0]).toMatch(
+      /^1\.0 corporate-proxy, 1\.1 fake-marketing-server-record-[0-9a-f]{16}$/,
+    );
+    expect(entriesOf(out)[0]!.comment).toBe(
+      "The request's body is not recorded: it says Content-Encoding 'gzip' and its bytes are not gzip, so the secrets in it could not be taken out. The answer's body is not recorded: it says Content-Encoding 'gzip' and its bytes are not gzip, so the secrets in it could not be taken out.",
+    );
   });
 });
