@@ -537,10 +537,35 @@ describe('when a HAR being recorded is written', () => {
     await file.write();
     rmSync(out);
     file.append(entry(1));
-    await expect(file.write()).rejects.toThrow(
-      `cannot write ${out}: it is no longer there (moved or removed)`,
-    );
+    await expect(file.write()).rejects.toMatchObject({
+      name: 'HarWriteError',
+      message: `cannot write ${out}: it is no longer there (moved or removed)`,
+    });
     // No temporary file is left behind by the failed write.
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('has room at once while a full batch is being written, and refuses once one of the bound exactly failed', async () => {
+    const file = new HarFile(out);
+    await file.write();
+    const exact = entry(1, 'x'.repeat(MAX_UNWRITTEN_BYTES - 21));
+    expect(Buffer.byteLength(`,\n${JSON.stringify(exact)}`)).toBe(MAX_UNWRITTEN_BYTES);
+    file.append(entry(0));
+    await file.write();
+    file.append(exact);
+    let roomy = false;
+    void file.room().then(() => {
+      roomy = true;
+    });
+    // Only promise callbacks have run: the write under way is not done, yet there is room.
+    for (let turn = 0; turn < 3; turn++) await Promise.resolve();
+    expect(roomy).toBe(true);
+    await file.write();
+    rmSync(out);
+    file.append(exact);
+    await expect(file.write()).rejects.toThrow();
+    expect(file.refusal?.message).toBe(
+      `cannot write ${out}: it is no longer there (moved or removed)`,
+    );
   });
 });
