@@ -567,5 +567,6 @@ describe('when a HAR being recorded is written', () => {
     expect(file.refusal?.message).toBe(
       `cannot write ${out}: it is no longer there (moved or removed)`,
     );
+    await expect(file.close()).rejects.toThrow();
   });
 });
