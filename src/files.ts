@@ -48,7 +48,9 @@ export function loadSeed(seed: Seed | string): unknown {
         ? `cannot read seed file ${seed}: ${error.message}`
         : error.kind === 'not-object'
           ? `seed file ${seed} is not a seed, which is a JSON object: ${error.message}`
-          : `seed file ${seed} is not valid JSON: ${error.message}`,
+          : error.kind === 'too-deep'
+            ? `seed file ${seed} is not a seed, which nests 6 levels: ${error.message}`
+            : `seed file ${seed} is not valid JSON: ${error.message}`,
     );
   }
 }

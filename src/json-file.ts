@@ -5,7 +5,15 @@
  * in pieces) loads all the same, and a file that is no JSON object costs nothing to refuse.
  */
 import { closeSync, constants as fs, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { describeByte, isWhitespace, JsonFileError, streamParse } from './json-stream-parse.js';
+import { jsonDepthExceeds } from './journal/journal-body.js';
+import {
+  describeByte,
+  isWhitespace,
+  JsonFileError,
+  MAX_DEPTH,
+  streamParse,
+  TOO_DEEP,
+} from './json-stream-parse.js';
 
 export { JsonFileError } from './json-stream-parse.js';
 
@@ -19,7 +27,8 @@ export const WHOLE_READ_BYTES = 64 * 1024 * 1024;
 /**
  * The JSON object in `file`. Throws JsonFileError (see its `kind`) for a file that cannot be
  * read, one whose first {@link HEAD_BYTES} show no `{` first (judged from them alone), and one
- * that is not valid JSON. `options` lowers the bounds, for tests.
+ * that is not valid JSON or nests deeper than {@link MAX_DEPTH}. `options` lowers the bounds, for
+ * tests.
  */
 export function readJsonObjectFile(
   file: string,
@@ -62,6 +71,8 @@ export function readJsonObjectFile(
       const text = Buffer.concat([head.subarray(0, got), readFileSync(descriptor)]).toString(
         'utf8',
       );
+      // Before JSON.parse, which would build every level: a 60 MB file of `[` takes gigabytes.
+      if (jsonDepthExceeds(text, MAX_DEPTH)) throw new JsonFileError(TOO_DEEP, 'too-deep');
       try {
         return JSON.parse(text);
       } catch (error) {

@@ -10,10 +10,11 @@ export class JsonFileError extends Error {
   /**
    * `unreadable`: no file, no right, not a regular file. `not-object`: its first bytes show it
    * is no JSON object (judged before the rest is read). `invalid`: not valid JSON further on.
+   * `too-deep`: its arrays and objects nest deeper than {@link MAX_DEPTH}.
    */
   constructor(
     message: string,
-    readonly kind: 'unreadable' | 'not-object' | 'invalid',
+    readonly kind: 'unreadable' | 'not-object' | 'invalid' | 'too-deep',
   ) {
     super(message);
   }
@@ -25,6 +26,15 @@ export class JsonFileError extends Error {
  * instead of being gathered to the end of the file.
  */
 export const MAX_TOKEN_BYTES = 64 * 1024 * 1024;
+/**
+ * The deepest a file's arrays and objects may nest: far past any seed (6 levels), and the bound
+ * the journal, replay and verify put on a JSON body. Each level costs memory while it is read
+ * (`[` alone, 1 byte of file, took some 50 bytes: a 68 MB file of them ran out of memory), so a
+ * deeper file is refused where it passes the bound, before anything deeper is built.
+ */
+export const MAX_DEPTH = 100;
+/** Why a file nested past {@link MAX_DEPTH} is refused. */
+export const TOO_DEEP = `its arrays and objects nest deeper than ${MAX_DEPTH} levels`;
 /** How much is read at a time while streaming. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
@@ -298,6 +308,8 @@ export function streamParse(
             continue;
           }
           i += 1;
+          if ((byte === OPEN_OBJECT || byte === OPEN_ARRAY) && stack.length === MAX_DEPTH)
+            throw new JsonFileError(`${TOO_DEEP} (at byte ${at})`, 'too-deep');
           if (byte === OPEN_OBJECT) {
             stack.push({ array: false, value: {}, key: '' });
             want = Want.KeyOrEnd;

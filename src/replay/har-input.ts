@@ -1,5 +1,6 @@
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 import { codingsListed, looksLikeGzip, undoCodings } from '../content-codings.js';
+import { jsonDepthExceeds, MAX_SHOWN_DEPTH } from '../journal/journal-body.js';
 import { readAs, xmlTooLarge } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */
@@ -70,6 +71,9 @@ const MAX_PROBLEMS = 5;
  */
 export const MAX_DECODED_BODY_BYTES = MAX_ANSWER_BYTES;
 
+/** The deepest a HAR may nest: the bound replay puts on a recorded JSON body too. */
+const MAX_HAR_DEPTH = MAX_SHOWN_DEPTH;
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -80,6 +84,12 @@ const isObject = (value: unknown): value is Json =>
  * Throws HarInputError naming the entry index for anything it cannot use.
  */
 export function readHarExchanges(text: string): HarExchanges {
+  // Before JSON.parse, which builds every level: 30 MB of `[` took 1.5 GB. A HAR nests some 6
+  // levels (a browser's call stacks in `_initiator` some 40); its bodies are strings.
+  if (jsonDepthExceeds(text, MAX_HAR_DEPTH))
+    throw new HarInputError(
+      `not a HAR: its arrays and objects nest deeper than ${MAX_HAR_DEPTH} levels, far past any HAR's.`,
+    );
   let document: unknown;
   try {
     document = JSON.parse(text.replace(/^\uFEFF/, ''));

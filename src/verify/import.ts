@@ -2,6 +2,7 @@ import { AnswerTooLargeError } from '../answer-limit.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
+import { jsonDepthExceeds } from '../journal/journal-body.js';
 import { printable } from '../printable.js';
 import { send, type Target, UnusableAnswerError } from './http-client.js';
 import { checkTarget, keyHider } from './verify.js';
@@ -11,6 +12,9 @@ export interface ImportOptions extends Target {
   /** Write the key into the seed too; default false: keys stay out of files unless asked. */
   keepKey?: boolean;
 }
+
+/** The deepest an answer may nest, as verify reads answers. */
+const MAX_ANSWER_DEPTH = 100;
 
 /** A value of an answer in a few words, walking nothing (an item may be nested a million deep). */
 function described(value: unknown): string {
@@ -40,6 +44,12 @@ async function getItems<T extends object>(target: Target, path: string): Promise
   const quoted = (text: string) => printable(hide(text).slice(0, 200));
   if (answer.status !== 200)
     throw new InvalidOptionError(`GET ${path} answered ${answer.status}: ${quoted(answer.body)}`);
+  // Before JSON.parse, which builds every level (24 MB of `[` took 1.3 GB): verify reads answers
+  // so too (check-kit.ts). The service's answers nest a few levels.
+  if (jsonDepthExceeds(answer.body, MAX_ANSWER_DEPTH))
+    throw new InvalidOptionError(
+      `GET ${path} answered JSON nested deeper than ${MAX_ANSWER_DEPTH} levels: ${quoted(answer.body)}`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(answer.body);

@@ -12,6 +12,7 @@ import {
   readJsonObjectFile,
   WHOLE_READ_BYTES,
 } from '../../src/json-file.js';
+import { MAX_DEPTH, TOO_DEEP } from '../../src/json-stream-parse.js';
 
 // Seeds and state files were read whole, as one string, before anything judged them: a 1 GB file of
 // NUL bytes took 1.1 GB of memory to be refused, and a state past 512 MiB, which the fake saves in
@@ -130,6 +131,57 @@ describe('a JSON object read as it is streamed', () => {
     expect(() =>
       readJsonObjectFile(path, { wholeReadBytes: 0, chunkBytes: 512, maxTokenBytes: 1000 }),
     ).toThrow('a string or number goes on past 1000 bytes');
+  });
+});
+
+describe('a file nested deeper than any seed', () => {
+  /** `{"a": ...}` whose arrays and objects nest `depth` levels in all, ended or not. */
+  const nested = (depth: number, ended = true) =>
+    `{"a":${'['.repeat(depth - 1)}${ended ? ']'.repeat(depth - 1) : ''}}`;
+
+  it('is read up to the bound, whole or as it is streamed', () => {
+    const path = file(nested(MAX_DEPTH));
+    expect(readJsonObjectFile(path)).toStrictEqual(JSON.parse(nested(MAX_DEPTH)));
+    expect(streamed(path)).toStrictEqual(JSON.parse(nested(MAX_DEPTH)));
+  });
+
+  it('is refused one level past it, whole or as it is streamed, naming the bound', () => {
+    const path = file(nested(MAX_DEPTH + 1));
+    for (const read of [() => readJsonObjectFile(path), () => streamed(path)]) {
+      try {
+        read();
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(JsonFileError);
+        expect((error as JsonFileError).kind).toBe('too-deep');
+        expect((error as JsonFileError).message).toContain(
+          `its arrays and objects nest deeper than ${MAX_DEPTH} levels`,
+        );
+      }
+    }
+    // `{"a":` is 5 bytes; the level past the bound opens 99 bytes later.
+    expect(() => streamed(path)).toThrow(`${TOO_DEEP} (at byte ${5 + MAX_DEPTH - 1})`);
+  });
+
+  it('is refused where it passes the bound, before the rest is read or built', () => {
+    // A million levels, never closed: read to its end, it would be refused as cut short.
+    const path = file(nested(1_000_000, false));
+    expect(() => streamed(path, 4096)).toThrow(`${TOO_DEEP} (at byte ${5 + MAX_DEPTH - 1})`);
+    expect(() => readJsonObjectFile(path)).toThrow(TOO_DEEP);
+  });
+
+  it('counts brackets inside strings for nothing', () => {
+    const text = `{"a":"${'['.repeat(MAX_DEPTH * 2)}"}`;
+    expect(readJsonObjectFile(file(text))).toStrictEqual(JSON.parse(text));
+    expect(streamed(file(text))).toStrictEqual(JSON.parse(text));
+  });
+
+  it('is no seed: loadSeed refuses it as a bad seed (exit 2), naming the depth', () => {
+    const path = file(`{"servers":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+    expect(() => loadSeed(path)).toThrow(SeedError);
+    expect(() => loadSeed(path)).toThrow(
+      `seed file ${path} is not a seed, which nests 6 levels: ${TOO_DEEP}`,
+    );
   });
 });
 

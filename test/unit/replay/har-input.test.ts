@@ -150,6 +150,29 @@ describe('readHarExchanges: the API entries, decoded', () => {
   it('a byte-order mark before the JSON is no problem', () => {
     expect(readHarExchanges(`\uFEFF${har(entry())}`).exchanges).toHaveLength(1);
   });
+
+  // `{"log": {..., "x": ...}}`: the top and log are 2 levels, each array 1 more.
+  const nestedIn = (arrays: number) =>
+    `{"log":{"version":"1.2","entries":${JSON.stringify([entry()])},"x":${'['.repeat(arrays)}${']'.repeat(arrays)}}}`;
+
+  it('a HAR nested to 100 levels is read', () => {
+    expect(readHarExchanges(nestedIn(98)).exchanges).toHaveLength(1);
+  });
+
+  it('a HAR nested deeper than 100 levels is refused before it is parsed, naming the bound', () => {
+    for (const arrays of [99, 1_000_000]) {
+      expect(() => readHarExchanges(nestedIn(arrays))).toThrow(HarInputError);
+      expect(() => readHarExchanges(nestedIn(arrays))).toThrow(
+        "not a HAR: its arrays and objects nest deeper than 100 levels, far past any HAR's.",
+      );
+    }
+  });
+
+  it('brackets in a body, a string, are no nesting of the HAR', () => {
+    const body = '['.repeat(150) + ']'.repeat(150);
+    const read = first(entry({ content: { mimeType: 'application/json', text: body } }));
+    expect(read.response.body).toBe(body);
+  });
 });
 
 describe('readHarExchanges: base64 and compressed answers', () => {

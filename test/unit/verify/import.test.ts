@@ -110,6 +110,20 @@ describe('importing an account into a seed', () => {
     );
   });
 
+  it('refuses an answer nested deeper than 100 levels before it is parsed, quoting it', async () => {
+    const body = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    expect(await refusal({ '/lists': [200, body] })).toBe(
+      `GET /lists answered JSON nested deeper than 100 levels: ${'['.repeat(200)}`,
+    );
+  });
+
+  it('reads an answer nested 100 levels', async () => {
+    // The array 1, the item 2, then 98 arrays.
+    const deep = `${'['.repeat(98)}${']'.repeat(98)}`;
+    const seed = await importFrom({ '/lists': [200, `[{"id":1,"name":"A","x":${deep}}]`] });
+    expect(seed.servers[0]!.lists).toEqual([{ id: 1, name: 'A' }]);
+  });
+
   it.each([
     ['null', '[null]', 'null'],
     ['an array', '[[]]', 'an array'],
