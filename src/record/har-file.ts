@@ -226,25 +226,23 @@ export class HarFile {
     this.writingBytes = bytes;
     const temporary = unguessableTemporaryOf(this.path);
     try {
-      let handle: FileHandle;
+      const fresh = this.length === undefined;
+      // FICLONE shares the blocks where the file system can; elsewhere the kernel copies them.
+      // EXCL: the copy is a new file (O_EXCL), never one already there nor a link's target.
+      if (!fresh) await copyFile(this.path, temporary, COPY);
+      const handle = await (fresh
+        ? open(temporary, CREATE, PRIVATE_FILE_MODE)
+        : open(temporary, REOPEN));
       let at: number;
-      if (this.length === undefined) {
-        handle = await open(temporary, CREATE, PRIVATE_FILE_MODE);
-        at = await this.writeStart(handle);
-      } else {
-        // FICLONE shares the blocks where the file system can; elsewhere the kernel copies them.
-        // EXCL: the copy is a new file (O_EXCL), never one already there nor a link's target.
-        await copyFile(this.path, temporary, COPY);
-        handle = await open(temporary, REOPEN);
-        // The copy took the HAR's mode: one written before this version may be 0644.
-        await handle.chmod(PRIVATE_FILE_MODE);
-        at = this.length - TAIL.length;
-      }
       try {
-        at += (await handle.writev([...batch, TAIL], at)).bytesWritten;
-      } finally {
-        await handle.close();
+        at = await this.fill(handle, batch);
+      } catch (error) {
+        // Closed all the same; the failure that says why ("the disk is full") is the write's.
+        await handle.close().catch(() => undefined);
+        throw error;
       }
+      // A file system that stores data late (NFS) reports its failure here: checked too.
+      await handle.close();
       await rename(temporary, this.path);
       this.length = at;
       this.foreign = [];
@@ -258,6 +256,19 @@ export class HarFile {
       this.failure = new HarWriteError(this.path, this.reasonOf(error), { cause: error });
       throw this.failure;
     }
+  }
+
+  /** Writes the batch and the tail into the temporary file (a copy or new); returns its length. */
+  private async fill(handle: FileHandle, batch: readonly Buffer[]): Promise<number> {
+    let at: number;
+    if (this.length === undefined) {
+      at = await this.writeStart(handle);
+    } else {
+      // The copy took the HAR's mode: one written before this version may be 0644.
+      await handle.chmod(PRIVATE_FILE_MODE);
+      at = this.length - TAIL.length;
+    }
+    return writeAll(handle, [...batch, TAIL], at);
   }
 
   private reasonOf(error: unknown): string {
@@ -274,11 +285,46 @@ export class HarFile {
    * continued can be large); returns where the batch goes.
    */
   private async writeStart(handle: FileHandle): Promise<number> {
-    let at = (await handle.write(head(), 0)).bytesWritten;
+    let at = await writeAll(handle, [Buffer.from(head())], 0);
     for (const [index, entry] of this.foreign.entries()) {
       const line = [index === 0 ? FIRST : NEXT, Buffer.from(JSON.stringify(entry))];
-      at += (await handle.writev(line, at)).bytesWritten;
+      at = await writeAll(handle, line, at);
     }
     return at;
   }
+}
+
+/**
+ * Writes every byte of `buffers` at `at` and returns where they end. A disk that fills up takes
+ * the room it has left and says so only at the next write: renaming a file with the rest missing
+ * would put a truncated HAR in place of a whole one, so what a write did not take is written again.
+ */
+async function writeAll(
+  handle: FileHandle,
+  buffers: readonly Buffer[],
+  at: number,
+): Promise<number> {
+  let rest = buffers;
+  let position = at;
+  while (rest.length > 0) {
+    const { bytesWritten } = await handle.writev(rest, position);
+    // Trying again a write that took nothing could go on for ever.
+    if (bytesWritten === 0) throw new Error('the file took none of the bytes written to it');
+    position += bytesWritten;
+    rest = after(rest, bytesWritten);
+  }
+  return position;
+}
+
+/** What is left of `buffers` once their first `count` bytes are written. */
+function after(buffers: readonly Buffer[], count: number): Buffer[] {
+  let skip = count;
+  let index = 0;
+  while (index < buffers.length && skip >= (buffers[index] as Buffer).length) {
+    skip -= (buffers[index] as Buffer).length;
+    index += 1;
+  }
+  const rest = buffers.slice(index);
+  if (skip > 0) rest[0] = (rest[0] as Buffer).subarray(skip);
+  return rest;
 }
