@@ -38,6 +38,8 @@ describe('an ISO 8601 UTC timestamp', () => {
 
   it.each([
     ['text before it', 'x2026-11-23T10:00:00Z'],
+    // A real instant to Date.parse: only the pattern's start refuses it.
+    ['an expanded year', '+002026-11-23T10:00:00Z'],
     ['text after it', '2026-11-23T10:00:00Zx'],
     ['a year of two digits', '26-11-23T10:00:00Z'],
     ['an empty fraction', '2026-11-23T10:00:00.Z'],
