@@ -8,12 +8,11 @@ import {
 import { Agent as HttpsAgent } from 'node:https';
 import { codingsListed } from '../content-codings.js';
 import { HostAllowList, hostFieldCount } from '../http/host-allow-list.js';
-import { toHarEntry } from '../journal/har.js';
-import { journalEntryOf } from '../journal/journal.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
 import { REDACTED, Redactor } from '../redaction/redact.js';
 import { decodedBody } from './decoded-body.js';
+import { recordedEntry } from './escaped-size.js';
 import { ExchangeSlots } from './exchange-slots.js';
 import {
   type Exchange,
@@ -228,7 +227,7 @@ export function namesControlApi(target: string): boolean {
       return false;
     }
     if (unescaped === path) return false;
-    path = unescaped.replace(/[\\/]+/g, '/');
+    path = unescaped.replace(/[^\\/]+/g, '/');
   }
   return /__admin/i.test(path);
 }
@@ -286,9 +285,7 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     codingsOf(exchange.responseHeaders),
     'answer',
   );
-  const entry = toHarEntry(
-    journalEntryOf(id, facts, redactor.body(request.body), redactor.body(response.body)),
-  );
+  const entry = recordedEntry(id, facts, redactor.body(request.body), redactor.body(response.body));
   const notes = [request.note, response.note].filter((note) => note !== undefined);
   if (exchange.unreachable !== undefined) {
     entry.comment = exchange.unreachable;
