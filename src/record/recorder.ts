@@ -227,7 +227,7 @@ export function namesControlApi(target: string): boolean {
       return false;
     }
     if (unescaped === path) return false;
-    path = unescaped.replace(/[^\\/]+/g, '/');
+    path = unescaped.replace(/[\\/]+/g, '/');
   }
   return /__admin/i.test(path);
 }

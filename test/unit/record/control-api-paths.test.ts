@@ -34,6 +34,8 @@ describe('a request target that reaches a fake control API', () => {
     // Dot segments resolved as a server resolves them.
     '/__admin/..',
     '/__admin/state/../../marketing/v1/lists',
+    // An escaped slash is one more slash, no more.
+    '/%2Fmarketing/v1/lists',
   ])('%s is the API', (target) => {
     expect(namesControlApi(target)).toBe(false);
   });
