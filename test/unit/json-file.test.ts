@@ -170,6 +170,17 @@ describe('a file nested deeper than any seed', () => {
     expect(() => readJsonObjectFile(path)).toThrow(TOO_DEEP);
   });
 
+  it('counts objects as arrays are counted', () => {
+    const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const within = file(objects(MAX_DEPTH));
+    expect(streamed(within)).toStrictEqual(JSON.parse(objects(MAX_DEPTH)));
+    expect(readJsonObjectFile(within)).toStrictEqual(JSON.parse(objects(MAX_DEPTH)));
+    const past = file(objects(MAX_DEPTH + 1));
+    // The object past the bound opens after 100 `{"a":` of 5 bytes each.
+    expect(() => streamed(past)).toThrow(`${TOO_DEEP} (at byte ${5 * MAX_DEPTH})`);
+    expect(() => readJsonObjectFile(past)).toThrow(TOO_DEEP);
+  });
+
   it('counts brackets inside strings for nothing', () => {
     const text = `{"a":"${'['.repeat(MAX_DEPTH * 2)}"}`;
     expect(readJsonObjectFile(file(text))).toStrictEqual(JSON.parse(text));
