@@ -5,7 +5,7 @@
  * in pieces) loads all the same, and a file that is no JSON object costs nothing to refuse.
  */
 import { closeSync, constants as fs, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { jsonDepthExceeds } from './journal/journal-body.js';
+import { jsonDepthExceeds } from './json-depth.js';
 import {
   describeByte,
   isWhitespace,

@@ -93,24 +93,3 @@ function copy(data: Buffer, length: number): Buffer {
  * shown as text. The API's own bodies nest a few levels.
  */
 export const MAX_SHOWN_DEPTH = 100;
-
-/**
- * True when `text`'s arrays and objects nest deeper than `limit` (brackets inside strings do not
- * count). One pass, no recursion; valid JSON or not.
- */
-export function jsonDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c /* backslash */) index++;
-      else if (char === 0x22 /* " */) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x7b /* { */ || char === 0x5b /* [ */) {
-      depth++;
-      if (depth > limit) return true;
-    } else if (char === 0x7d /* } */ || char === 0x5d /* ] */) depth--;
-  }
-  return false;
-}

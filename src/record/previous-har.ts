@@ -1,6 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { ownedByAnother, readTextFile } from '../files.js';
+import { jsonDepthExceeds } from '../json-depth.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** How every HAR the recorder writes begins, up to its creator. */
@@ -8,6 +9,8 @@ export const HAR_HEAD = '{"log":{"version":"1.2","creator":';
 /** How it ends: each entry is one line between the head's line and this. */
 export const HAR_TAIL = '\n]}}\n';
 const CREATOR = 'fake-marketing-server record';
+/** As replay reads a HAR: an entry's bodies are strings, so a HAR itself nests a few levels. */
+const MAX_HAR_DEPTH = 100;
 
 /**
  * What a recording being continued holds: a file the recorder wrote stays as it is (its entries
@@ -41,7 +44,9 @@ export async function readPrevious(out: string): Promise<Previous> {
   if (ours !== undefined) return ours;
   let har: { log?: { entries?: unknown; creator?: { name?: unknown } } } | undefined;
   try {
-    har = JSON.parse(readTextFile(out)) as typeof har;
+    const text = readTextFile(out);
+    // Built whole, a text nested thousands deep takes tens of times its size: no HAR nests so.
+    if (!jsonDepthExceeds(text, MAX_HAR_DEPTH)) har = JSON.parse(text) as typeof har;
   } catch {
     // Reported below: an unreadable or foreign file is never overwritten.
   }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { jsonDepthExceeds, MAX_SHOWN_DEPTH } from '../journal/journal-body.js';
+import { MAX_SHOWN_DEPTH } from '../journal/journal-body.js';
+import { jsonDepthExceeds } from '../json-depth.js';
 
 type Fxp = typeof import('fast-xml-parser');
 

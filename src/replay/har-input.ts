@@ -1,6 +1,7 @@
 import { MAX_ANSWER_BYTES } from '../answer-limit.js';
 import { codingsListed, looksLikeGzip, undoCodings } from '../content-codings.js';
-import { jsonDepthExceeds, MAX_SHOWN_DEPTH } from '../journal/journal-body.js';
+import { MAX_SHOWN_DEPTH } from '../journal/journal-body.js';
+import { jsonDepthExceeds } from '../json-depth.js';
 import { readAs, xmlTooLarge } from './body.js';
 
 /** A HAR that replay cannot read; the message says what is wrong and where (entry index). */

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds } from '../journal/journal-body.js';
+import { jsonDepthExceeds } from '../json-depth.js';
 import type { Answer, Call } from './http-client.js';
 import { readXml, type XmlElement } from './xml-read.js';
 

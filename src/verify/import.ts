@@ -2,7 +2,7 @@ import { AnswerTooLargeError } from '../answer-limit.js';
 import { InvalidOptionError } from '../domain/errors.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
-import { jsonDepthExceeds } from '../journal/journal-body.js';
+import { jsonDepthExceeds } from '../json-depth.js';
 import { printable } from '../printable.js';
 import { send, type Target, UnusableAnswerError } from './http-client.js';
 import { checkTarget, keyHider } from './verify.js';

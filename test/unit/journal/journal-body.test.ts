@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CutBody,
-  jsonDepthExceeds,
-  keep,
-  MAX_SHOWN_DEPTH,
-} from '../../../src/journal/journal-body.js';
+import { CutBody, keep, MAX_SHOWN_DEPTH } from '../../../src/journal/journal-body.js';
+import { jsonDepthExceeds } from '../../../src/json-depth.js';
 
 /** A buffer that is a view of a larger allocation, as Node's pooled buffers are. */
 function viewOf(text: string, spare = 100): Buffer {
@@ -103,38 +99,7 @@ describe('keep: what the journal holds of a body', () => {
   });
 });
 
-describe('jsonDepthExceeds', () => {
-  it('counts arrays and objects, and only past the limit', () => {
-    expect(jsonDepthExceeds('[[1]]', 2)).toBe(false);
-    expect(jsonDepthExceeds('[[1]]', 1)).toBe(true);
-    expect(jsonDepthExceeds('{"a":{"b":1}}', 2)).toBe(false);
-    expect(jsonDepthExceeds('{"a":{"b":1}}', 1)).toBe(true);
-    expect(jsonDepthExceeds('{"a":[1]}', 1)).toBe(true);
-    expect(jsonDepthExceeds('', 0)).toBe(false);
-    expect(jsonDepthExceeds('1', 0)).toBe(false);
-    expect(jsonDepthExceeds('[', 0)).toBe(true);
-    expect(jsonDepthExceeds('{', 0)).toBe(true);
-  });
-
-  it('closes what it opened: siblings do not add up', () => {
-    expect(jsonDepthExceeds('[][][]', 1)).toBe(false);
-    expect(jsonDepthExceeds('{}{}{}', 1)).toBe(false);
-    expect(jsonDepthExceeds('[{}]', 2)).toBe(false);
-    expect(jsonDepthExceeds('{"a":[],"b":[],"c":[]}', 2)).toBe(false);
-  });
-
-  it('does not count brackets inside strings, escaped quotes included', () => {
-    expect(jsonDepthExceeds('["[[[[{{{{"]', 1)).toBe(false);
-    expect(jsonDepthExceeds('["\\"[[[["]', 1)).toBe(false);
-    expect(jsonDepthExceeds('["\\\\"]', 1)).toBe(false);
-    // After the string ends, brackets count again.
-    expect(jsonDepthExceeds('["x",[["y"]]]', 2)).toBe(true);
-    // A backslash outside a string skips nothing.
-    expect(jsonDepthExceeds('\\[[', 1)).toBe(true);
-    // A backslash right before the closing quote keeps the string open; the one after it escapes it.
-    expect(jsonDepthExceeds('["\\\\\\"[[[["]', 1)).toBe(false);
-  });
-
+describe('MAX_SHOWN_DEPTH', () => {
   it('shows bodies nested up to MAX_SHOWN_DEPTH parsed, and no deeper', () => {
     expect(MAX_SHOWN_DEPTH).toBe(100);
     const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
