@@ -57,8 +57,9 @@ export async function aListId(tools: CheckTools): Promise<number> {
 
 /**
  * Adds a throwaway contact by address to the account's first list (`writes.add-creates` judges
- * the answer for the run's contact): says what it made, and takes the contact off the list again
- * in `finally` when the answer names its id.
+ * the answer for the run's contact) and says what it made. It does not take the contact off: no
+ * method reads a contact back, so the id answered is used to undo only once told apart
+ * ({@link takeOffWhenOwn}).
  */
 export async function addAContact(tools: CheckTools, address: string) {
   const listId = await aListId(tools);
@@ -72,31 +73,103 @@ export async function addAContact(tools: CheckTools, address: string) {
   if (answer.status >= 200 && answer.status < 300) {
     tools.made(`the contact ${address} (contacts cannot be deleted through the API)`);
   }
-  const contactId = integerId((tryJson(answer) as { contactId?: unknown } | undefined)?.contactId);
-  if (contactId !== undefined) {
-    tools.made(`the contact ${address} on list ${listId}`, async () => {
-      const removed = await tools.call({ method: 'DELETE', path: `${path}/${contactId}` });
-      return removed.status >= 200 && removed.status < 300;
-    });
-  }
+  const contactId =
+    answer.status === 200
+      ? integerId((tryJson(answer) as { contactId?: unknown } | undefined)?.contactId)
+      : undefined;
   return { listId, path, answer, contactId };
 }
 
+/**
+ * Takes each added contact off the list again in `finally`, but only by an id no other address
+ * of the check was answered with: a service that answers another contact's id (one id for every
+ * address) would have verify take a customer off a list. A shared id is reported as left, with
+ * why. It is the most the API allows: no method reads a contact back. `elsewhere`: contacts the
+ * check made before, taken off (or not) on their own.
+ */
+export function takeOffWhenOwn(
+  tools: CheckTools,
+  listId: number,
+  added: readonly (readonly [address: string, contactId: number | undefined])[],
+  elsewhere: readonly (readonly [address: string, contactId: number])[] = [],
+): boolean {
+  let allOwn = true;
+  for (const [address, id] of added) {
+    if (id === undefined) continue;
+    const others = [...added, ...elsewhere].filter(
+      ([other, otherId]) => other !== address && otherId === id,
+    );
+    if (others.length === 0) {
+      tools.made(`the contact ${address} on list ${listId}`, async () => {
+        const removed = await tools.call({
+          method: 'DELETE',
+          path: `/lists/${listId}/contacts/${id}`,
+        });
+        return removed.status >= 200 && removed.status < 300;
+      });
+    } else {
+      allOwn = false;
+      tools.made(
+        `the contact ${address} on list ${listId} (not taken off: the service answered the id ${id} for ${others[0]?.[0]} too, so it may be another contact's)`,
+      );
+    }
+  }
+  return allOwn;
+}
+
+/** The other of the run's two addresses: the one a contact's id is told apart from. */
+const otherAddress = (tools: CheckTools, address: string) =>
+  address === tools.run.address ? tools.run.second : tools.run.address;
+
+/**
+ * Adds `address` and the run's other address to the first list and takes both off in `finally`
+ * when their ids differ (see {@link takeOffWhenOwn}); `told` is undefined when they do, else why
+ * the id of `address` cannot be told apart.
+ */
+async function addTold(tools: CheckTools, address: string) {
+  const added = await addAContact(tools, address);
+  if (added.contactId === undefined) return { ...added, told: 'its add named no id' };
+  const other = otherAddress(tools, address);
+  const { contactId: otherId, answer } = await addAContact(tools, other);
+  const own = takeOffWhenOwn(tools, added.listId, [
+    [address, added.contactId],
+    [other, otherId],
+  ]);
+  const told =
+    otherId === undefined
+      ? `the run's other address ${other} could not be added to tell it apart: PUT answered ${answer.status} ${cut(answer.body)}`
+      : own
+        ? undefined
+        : `the service answered it for ${other} too`;
+  return { ...added, told };
+}
+
+/** The skip of a check whose throwaway contact could not be made. */
+export function notMade(address: string, path: string, answer: Answer): Skip {
+  return new Skip(
+    `could not make the contact ${address}: PUT ${path} answered ${answer.status} ${cut(answer.body)} (writes.add-creates judges that answer)`,
+  );
+}
+
 /** The run's throwaway contact, added by address to the account's first list. */
-export const addTheRunContact = (tools: CheckTools) => addAContact(tools, tools.run.address);
+export const addTheRunContact = (tools: CheckTools) => addTold(tools, tools.run.address);
 
 /**
  * A throwaway contact (the run's own by default) on the account's first list, taken off again in
- * `finally`; skips when it cannot be made (`writes.add-creates` judges that answer).
+ * `finally`; skips when it cannot be made (`writes.add-creates` judges that answer). With
+ * `ownOnly`, also when its id cannot be told apart from the run's other address's: the check
+ * would remove, unsubscribe or add by that id, and it may be a customer's.
  */
 export async function theRunContact(
   tools: CheckTools,
   address = tools.run.address,
+  ownOnly = false,
 ): Promise<{ listId: number; contactId: number }> {
-  const { listId, path, answer, contactId } = await addAContact(tools, address);
-  if (answer.status !== 200 || contactId === undefined) {
+  const { listId, path, answer, contactId, told } = await addTold(tools, address);
+  if (contactId === undefined) throw notMade(address, path, answer);
+  if (ownOnly && told !== undefined) {
     throw new Skip(
-      `could not make the contact ${address}: PUT ${path} answered ${answer.status} ${cut(answer.body)} (writes.add-creates judges that answer)`,
+      `cannot confirm the id ${contactId} answered for ${address} is its own (${told}; no method reads a contact back): verify does not remove, unsubscribe or add by an id that may be another contact's (writes.second-contact judges those answers)`,
     );
   }
   return { listId, contactId };
@@ -104,8 +177,11 @@ export async function theRunContact(
 
 /**
  * POSTs a custom field and, whatever the answer, makes sure it does not stay: a field that was
- * created (even by a request the description says fails) is deleted in the run's `finally`,
- * found by name when the answer did not give its id.
+ * created (even by a request the description says fails) is deleted in the run's `finally`.
+ * It is deleted by the id GET /customfields lists under its name, never by the id the create
+ * answered alone: a service that answered another field's id would have verify delete a field of
+ * the account with all the data stored under it. A field the list does not show under its name is
+ * not there; one it shows that is not deleted is reported as left.
  */
 export async function createField(
   tools: CheckTools,
@@ -122,26 +198,33 @@ export async function createField(
     (tryJson(answer) as { customFieldNameId?: unknown } | undefined)?.customFieldNameId,
   );
   tools.made(`the custom field ${name}${given === undefined ? '' : ` (id ${given})`}`, async () => {
-    let id = given;
-    if (id === undefined) {
-      const listed = await tools.call({
-        method: 'GET',
-        path: '/customfields',
-        accept: 'application/json',
-      });
-      const fields = tryJson(listed);
-      const field = Array.isArray(fields)
-        ? (fields as { name?: unknown; customFieldNameId?: unknown }[]).find(
-            (item) => item.name === name,
-          )
-        : undefined;
-      if (listed.status === 200 && Array.isArray(fields) && !field) return true;
-      id = integerId(field?.customFieldNameId);
-      if (id === undefined) return false;
-    }
+    const id = await listedFieldId(tools, name);
+    // Not listed under its name: not there (never made, or the check deleted it already).
+    if (id === null) return true;
+    if (id === undefined) return false;
     const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
-    // 404: it is not there (it was never really made, or is gone already).
-    return (deleted.status >= 200 && deleted.status < 300) || deleted.status === 404;
+    return deleted.status >= 200 && deleted.status < 300;
   });
   return answer;
+}
+
+/**
+ * The id GET /customfields lists for the field named `name`: null when a readable list does not
+ * hold it, undefined when the list cannot be read or the field has no usable id.
+ */
+export async function listedFieldId(
+  tools: CheckTools,
+  name: string,
+): Promise<number | null | undefined> {
+  const listed = await tools.call({
+    method: 'GET',
+    path: '/customfields',
+    accept: 'application/json',
+  });
+  const fields = listed.status === 200 ? tryJson(listed) : undefined;
+  if (!Array.isArray(fields)) return undefined;
+  const field = (fields as ({ name?: unknown; customFieldNameId?: unknown } | null)[]).find(
+    (item) => item?.name === name,
+  );
+  return field ? integerId(field.customFieldNameId) : null;
 }

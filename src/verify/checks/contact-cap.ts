@@ -1,7 +1,7 @@
 import { type Check, expectStatus, jsonOf, Mismatch, Skip } from '../check-kit.js';
 import { expectErrorFormat } from '../error-answers.js';
 import type { Answer } from '../http-client.js';
-import { integerId, theRunContact } from '../needs.js';
+import { integerId, takeOffWhenOwn, theRunContact } from '../needs.js';
 
 /** The contact maximum (4 rule 6, 7, 8): a write past it, when the account can reach it. */
 export const CONTACT_CAP_CHECKS: readonly Check[] = [
@@ -13,12 +13,12 @@ export const CONTACT_CAP_CHECKS: readonly Check[] = [
       'A new contact past the maximum: 403 (JSON and XML, with the Content-Type Accept chose); an existing contact is still added. The maximum is not given: checked only within --max-new-contacts new contacts.',
     writes: true,
     requests: [
-      'PUT /lists/{list}/contacts {"emailAddress":"fms-verify-<random>-2@example.com"} (an existing contact)',
+      'PUT /lists/{list}/contacts {"emailAddress":"fms-verify-<random>-2@example.com"} (an existing contact), then {the run\'s address} (their ids told apart)',
       'PUT /lists/{list}/contacts {"emailAddress":"fms-verify-<random>-cap<n>@example.com"}, up to --max-new-contacts, until a 403',
       'PUT /lists/{list}/contacts {another new address} (Accept: text/xml)',
       'DELETE /lists/{list}/contacts/{the existing contact}',
       'PUT /lists/{list}/contacts {the existing contact}',
-      'DELETE /lists/{list}/contacts/{each} (finally)',
+      'DELETE /lists/{list}/contacts/{each} (finally, each by an id no other address was answered)',
     ],
     expect: async (tools) => {
       const budget = tools.maxNewContacts;
@@ -26,11 +26,12 @@ export const CONTACT_CAP_CHECKS: readonly Check[] = [
         throw new Skip(
           'the maximum is not given (8) and the API cannot delete contacts: give --max-new-contacts <n> (maxNewContacts), the throwaway contacts this check may leave, on an account whose maximum is within n new contacts',
         );
-      const { listId, contactId } = await theRunContact(tools, tools.run.second);
+      const { listId, contactId } = await theRunContact(tools, tools.run.second, true);
       const path = `/lists/${listId}/contacts`;
       const add = (address: string, accept: 'application/json' | 'text/xml' = 'application/json') =>
         tools.call({ method: 'PUT', path, accept, body: { emailAddress: address } });
       const made: string[] = [];
+      const ids: [string, number | undefined][] = [];
       let refused: Answer | undefined;
       try {
         for (let index = 1; index <= budget && !refused; index++) {
@@ -40,12 +41,10 @@ export const CONTACT_CAP_CHECKS: readonly Check[] = [
           else if (answer.status === 200) {
             made.push(address);
             // Its shape is writes.contact-add's to judge: here, only an id to undo with.
-            const id = integerId((jsonOf(answer) as { contactId?: unknown } | null)?.contactId);
-            if (id !== undefined)
-              tools.made(`the contact ${address} on list ${listId}`, async () => {
-                const removed = await tools.call({ method: 'DELETE', path: `${path}/${id}` });
-                return removed.status >= 200 && removed.status < 300;
-              });
+            ids.push([
+              address,
+              integerId((jsonOf(answer) as { contactId?: unknown } | null)?.contactId),
+            ]);
           } else
             throw new Mismatch(
               `new contact ${index}: 200 (created, 4 rule 1) or 403 (past the maximum, 4 rule 6)`,
@@ -54,6 +53,7 @@ export const CONTACT_CAP_CHECKS: readonly Check[] = [
             );
         }
       } finally {
+        takeOffWhenOwn(tools, listId, ids, [[tools.run.second, contactId]]);
         if (made.length > 0)
           tools.made(
             `${made.length} contact(s) ${made[0]}${made.length > 1 ? ` to ${made.at(-1)}` : ''} (contacts cannot be deleted through the API)`,

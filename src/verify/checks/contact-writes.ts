@@ -1,6 +1,6 @@
 import { type Check, type CheckTools, expectStatus, jsonOf, Mismatch } from '../check-kit.js';
 import type { Answer } from '../http-client.js';
-import { addAContact, addTheRunContact, theRunContact } from '../needs.js';
+import { addAContact, addTheRunContact, notMade, takeOffWhenOwn, theRunContact } from '../needs.js';
 import { expectObject } from '../shapes.js';
 
 /** The membership result (section 2) for this server, list and, when known, contact. */
@@ -30,7 +30,8 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
     requests: [
       'GET /lists',
       'PUT /lists/{a list id}/contacts {"emailAddress":"fms-verify-<random>@example.com"}',
-      'DELETE /lists/{list}/contacts/{it} (finally)',
+      "PUT /lists/{list}/contacts {the run's second address} (its id told apart)",
+      'DELETE /lists/{list}/contacts/{each} (finally, when their ids differ)',
     ],
     expect: async (tools) => {
       const { listId, answer } = await addTheRunContact(tools);
@@ -49,11 +50,17 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       "PUT /lists/{list}/contacts {the run's address}",
       'PUT /lists/{list}/contacts {"emailAddress":"fms-verify-<random>-2@example.com"}',
       'PUT /lists/{list}/contacts {each address again}',
-      'DELETE /lists/{list}/contacts/{each} (finally)',
+      'DELETE /lists/{list}/contacts/{each} (finally, when their ids differ)',
     ],
     expect: async (tools) => {
-      const { listId, contactId: first } = await theRunContact(tools);
-      const { answer } = await addAContact(tools, tools.run.second);
+      const made = await addAContact(tools, tools.run.address);
+      const { listId, contactId: first } = made;
+      if (first === undefined) throw notMade(tools.run.address, made.path, made.answer);
+      const { answer, contactId } = await addAContact(tools, tools.run.second);
+      takeOffWhenOwn(tools, listId, [
+        [tools.run.address, first],
+        [tools.run.second, contactId],
+      ]);
       expectMembership(tools, answer, listId);
       const second = (jsonOf(answer) as { contactId: number }).contactId;
       if (second === first) {
@@ -85,11 +92,11 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       'Add an existing contact by id: the result is {serverId, contactId, listId} of that contact and list.',
     writes: true,
     requests: [
-      "PUT /lists/{list}/contacts {the run's address}",
+      "PUT /lists/{list}/contacts {the run's address}, then {its second address} (their ids told apart)",
       'PUT /lists/{list}/contacts/{its id}',
     ],
     expect: async (tools) => {
-      const { listId, contactId } = await theRunContact(tools);
+      const { listId, contactId } = await theRunContact(tools, tools.run.address, true);
       const answer = await tools.call({
         method: 'PUT',
         path: `/lists/${listId}/contacts/${contactId}`,
@@ -106,7 +113,7 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       'Adding a contact that is already on the list is not an error: 200, the same contact.',
     writes: true,
     requests: [
-      "PUT /lists/{list}/contacts {the run's address}",
+      "PUT /lists/{list}/contacts {the run's address}, then {its second address} (their ids told apart)",
       'PUT /lists/{list}/contacts {the same address}',
     ],
     expect: async (tools) => {
@@ -130,12 +137,12 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
     requirement: 'Remove from list: the contact still exists (adding it back by id succeeds).',
     writes: true,
     requests: [
-      "PUT /lists/{list}/contacts {the run's address}",
+      "PUT /lists/{list}/contacts {the run's address}, then {its second address} (their ids told apart)",
       'DELETE /lists/{list}/contacts/{it}',
       'PUT /lists/{list}/contacts/{it}',
     ],
     expect: async (tools) => {
-      const { listId, contactId } = await theRunContact(tools);
+      const { listId, contactId } = await theRunContact(tools, tools.run.address, true);
       const path = `/lists/${listId}/contacts/${contactId}`;
       expectStatus(await tools.call({ method: 'DELETE', path }), '2xx', 'remove: ');
       const back = await tools.call({ method: 'PUT', path, accept: 'application/json' });
@@ -150,13 +157,14 @@ export const CONTACT_WRITE_CHECKS: readonly Check[] = [
       requirement: `Unsubscribe a known contact ${form === 'by-id' ? 'by id in the path (form 1)' : 'by emailAddress in a JSON body (form 2)'}: success.`,
       writes: true,
       requests: [
-        "PUT /lists/{list}/contacts {the run's address}",
+        "PUT /lists/{list}/contacts {the run's address}, then {its second address} (their ids told apart)",
         form === 'by-id'
           ? 'POST /contacts/unsubscribe/{its id}'
           : 'POST /contacts/unsubscribe {"emailAddress":"<the run\'s address>"}',
       ],
       expect: async (tools) => {
-        const { contactId } = await theRunContact(tools);
+        // By id only when the id is told apart: it may be a customer's.
+        const { contactId } = await theRunContact(tools, tools.run.address, form === 'by-id');
         const answer = await tools.call(
           form === 'by-id'
             ? { method: 'POST', path: `/contacts/unsubscribe/${contactId}` }

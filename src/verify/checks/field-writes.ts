@@ -8,7 +8,7 @@ import {
   tryJson,
 } from '../check-kit.js';
 import { expectErrorFormat, expectMessage, FORMATS, formatLabel } from '../error-answers.js';
-import { createField } from '../needs.js';
+import { createField, listedFieldId } from '../needs.js';
 import { expectObject } from '../shapes.js';
 import { FIELD_RULES } from './fields.js';
 
@@ -130,11 +130,19 @@ export const FIELD_WRITE_CHECKS: readonly Check[] = [
     writes: true,
     requests: [
       'POST /customfields/FmsVerify<random>D',
+      'GET /customfields (its id listed under its name)',
       'DELETE /customfields/{its id}',
       ...FORMATS.map((accept) => `DELETE /customfields/{its id} (Accept: ${accept})`),
     ],
     expect: async (tools) => {
-      const id = await aNewField(tools, `${tools.run.fieldName}D`);
+      const name = `${tools.run.fieldName}D`;
+      const id = await aNewField(tools, name);
+      // Deleted by an id the list confirms: the one answered may be another field's, data and all.
+      const listed = await listedFieldId(tools, name);
+      if (listed !== id)
+        throw new Skip(
+          `GET /customfields does not list the id ${id} the create answered under the name ${name} (${listed === null ? 'the name is not listed' : listed === undefined ? 'the list or its id cannot be read' : `it lists id ${listed}`}): verify deletes only a field it can confirm it made (writes.field-create judges those answers)`,
+        );
       const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
       expectStatus(deleted, 204);
       for (const accept of FORMATS) {

@@ -127,6 +127,19 @@ export const WRITE_DRIFTS: readonly Drift[] = [
         : answer,
   }),
   drift({
+    id: 'writes.field-create-id-of-another',
+    description: "A created custom field is answered with another field's id (1, FirstName).",
+    section: '4 POST /customfields/{name} (Response); 2 Custom field (unique id)',
+    requirement: 'R29',
+    // field-delete would delete FirstName by that id: it confirms the id by the list, and skips.
+    caughtBy: ['writes.field-create', 'writes.stable-after-write'],
+    skips: ['writes.field-delete'],
+    answer: (answer, request) =>
+      on(request, 'POST', CREATE_FIELD) && answer.status < 300
+        ? mapItems(answer, (item) => ({ ...item, customFieldNameId: 1 }))
+        : answer,
+  }),
+  drift({
     id: 'writes.field-create-type-lowercase',
     description: 'The created custom field answer says customFieldType "string".',
     section: '4 POST /customfields/{name} (Response); 2 Custom field',
@@ -175,6 +188,8 @@ export const WRITE_DRIFTS: readonly Drift[] = [
       'writes.remove-keeps-contact',
       'writes.unsubscribe-by-email',
       'writes.unsubscribe-by-id',
+      // The list shows no field to confirm the answered id by: verify deletes nothing by it.
+      'writes.field-delete',
       'writes.stable-after-write',
       'writes.contact-cap',
     ],

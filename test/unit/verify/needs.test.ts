@@ -126,27 +126,45 @@ describe('aListId', () => {
   });
 });
 
+const FIRST = 'fms-verify-0123456789ab@example.com';
+const SECOND = 'fms-verify-0123456789ab-2@example.com';
+
+/** List 7; the run's address is contact 9, its second 10, unless `put` answers; DELETE answers `removal`. */
+const twoContacts =
+  (removal: Answer = json(204, null), put?: (address: string) => Answer | undefined) =>
+  (call: Call): Answer => {
+    if (call.method === 'GET') return json(200, [{ id: 7 }]);
+    if (call.method === 'DELETE') return removal;
+    const address = (call.body as { emailAddress: string }).emailAddress;
+    return put?.(address) ?? json(200, { contactId: address === FIRST ? 9 : 10 });
+  };
+
 describe('addTheRunContact', () => {
-  it("adds the run's address to the first list in JSON and takes it off again by the id the answer gives", async () => {
-    const answers = [json(200, { contactId: 9 }), json(204, null)];
-    const { tools, calls, made } = scriptedTools((call) =>
-      call.method === 'GET' ? json(200, [{ id: 7 }]) : (answers.shift() as Answer),
-    );
+  it("adds the run's address, then its second to tell the ids apart, and takes each off by its own id", async () => {
+    const { tools, calls, made } = scriptedTools(twoContacts());
     const added = await addTheRunContact(tools);
     expect(added).toMatchObject({ listId: 7, path: '/lists/7/contacts', contactId: 9 });
-    expect(calls[1]).toEqual({
-      method: 'PUT',
-      path: '/lists/7/contacts',
-      accept: 'application/json',
-      body: { emailAddress: 'fms-verify-0123456789ab@example.com' },
-    });
+    expect(calls.filter(({ method }) => method === 'PUT')).toEqual(
+      [FIRST, SECOND].map((emailAddress) => ({
+        method: 'PUT',
+        path: '/lists/7/contacts',
+        accept: 'application/json',
+        body: { emailAddress },
+      })),
+    );
     expect(made.map(({ what }) => what)).toEqual([
-      'the contact fms-verify-0123456789ab@example.com (contacts cannot be deleted through the API)',
-      'the contact fms-verify-0123456789ab@example.com on list 7',
+      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} on list 7`,
+      `the contact ${SECOND} on list 7`,
     ]);
     expect(made[0]?.undo).toBeUndefined();
-    expect(await made[1]?.undo?.()).toBe(true);
-    expect(calls[2]).toEqual({ method: 'DELETE', path: '/lists/7/contacts/9' });
+    expect(await made[2]?.undo?.()).toBe(true);
+    expect(await made[3]?.undo?.()).toBe(true);
+    expect(calls.slice(-2)).toEqual([
+      { method: 'DELETE', path: '/lists/7/contacts/9' },
+      { method: 'DELETE', path: '/lists/7/contacts/10' },
+    ]);
   });
 
   it.each([
@@ -156,15 +174,22 @@ describe('addTheRunContact', () => {
     [199, false],
     [404, false],
   ])('counts the contact taken off when the DELETE answers %i: %s', async (status, undone) => {
-    const { tools, made } = scriptedTools((call) =>
-      call.method === 'GET'
-        ? json(200, [{ id: 7 }])
-        : call.method === 'PUT'
-          ? json(200, { contactId: 9 })
-          : json(status, {}),
+    const { tools, made } = scriptedTools(twoContacts(json(status, {})));
+    await addTheRunContact(tools);
+    expect(await made[2]?.undo?.()).toBe(undone);
+  });
+
+  it('takes neither off when both addresses are answered one id, saying why', async () => {
+    const { tools, calls, made } = scriptedTools(
+      twoContacts(undefined, () => json(200, { contactId: 4 })),
     );
     await addTheRunContact(tools);
-    expect(await made[1]?.undo?.()).toBe(undone);
+    expect(made.filter(({ undo }) => undo)).toEqual([]);
+    expect(made.map(({ what }) => what).slice(2)).toEqual([
+      `the contact ${FIRST} on list 7 (not taken off: the service answered the id 4 for ${SECOND} too, so it may be another contact's)`,
+      `the contact ${SECOND} on list 7 (not taken off: the service answered the id 4 for ${FIRST} too, so it may be another contact's)`,
+    ]);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
   it.each([
@@ -178,11 +203,7 @@ describe('addTheRunContact', () => {
     const added = await addTheRunContact(tools);
     expect(added.contactId).toBeUndefined();
     expect(made.map(({ what }) => what)).toEqual(
-      reported
-        ? [
-            'the contact fms-verify-0123456789ab@example.com (contacts cannot be deleted through the API)',
-          ]
-        : [],
+      reported ? [`the contact ${FIRST} (contacts cannot be deleted through the API)`] : [],
     );
   });
 
@@ -190,6 +211,54 @@ describe('addTheRunContact', () => {
     const { tools, made } = scriptedTools(listThen(json(200, { contactId: 'x' })));
     expect((await addTheRunContact(tools)).contactId).toBeUndefined();
     expect(made).toHaveLength(1);
+  });
+
+  it('reads no id from a success other than 200', async () => {
+    const { tools, made } = scriptedTools(listThen(json(201, { contactId: 9 })));
+    expect((await addTheRunContact(tools)).contactId).toBeUndefined();
+    expect(made.filter(({ undo }) => undo)).toEqual([]);
+  });
+});
+
+describe('theRunContact, confirming its id', () => {
+  it('gives the id when it differs from the other address', async () => {
+    expect(await theRunContact(scriptedTools(twoContacts()).tools, FIRST, true)).toEqual({
+      listId: 7,
+      contactId: 9,
+    });
+  });
+
+  it("tells the run's second address apart from the first", async () => {
+    const { tools, calls } = scriptedTools(twoContacts());
+    expect(await theRunContact(tools, SECOND, true)).toEqual({ listId: 7, contactId: 10 });
+    expect(calls.filter(({ method }) => method === 'PUT').map(({ body }) => body)).toEqual([
+      { emailAddress: SECOND },
+      { emailAddress: FIRST },
+    ]);
+  });
+
+  it('skips when both addresses answer one id', async () => {
+    const { tools } = scriptedTools(twoContacts(undefined, () => json(200, { contactId: 4 })));
+    expect(await skipOf(theRunContact(tools, FIRST, true))).toBe(
+      `cannot confirm the id 4 answered for ${FIRST} is its own (the service answered it for ${SECOND} too; no method reads a contact back): verify does not remove, unsubscribe or add by an id that may be another contact's (writes.second-contact judges those answers)`,
+    );
+    // Without ownOnly, the contact is given: the check uses it by address only.
+    expect(await theRunContact(tools, FIRST)).toEqual({ listId: 7, contactId: 4 });
+  });
+
+  it('skips when the other address cannot be added, naming its answer', async () => {
+    const { tools, made } = scriptedTools(
+      twoContacts(undefined, (address) =>
+        address === SECOND ? json(403, { m: 'full' }) : undefined,
+      ),
+    );
+    expect(await skipOf(theRunContact(tools, FIRST, true))).toBe(
+      `cannot confirm the id 9 answered for ${FIRST} is its own (the run's other address ${SECOND} could not be added to tell it apart: PUT answered 403 {"m":"full"}; no method reads a contact back): verify does not remove, unsubscribe or add by an id that may be another contact's (writes.second-contact judges those answers)`,
+    );
+    // Its own id is no other's: it is still taken off.
+    expect(made.filter(({ undo }) => undo).map(({ what }) => what)).toEqual([
+      `the contact ${FIRST} on list 7`,
+    ]);
   });
 });
 
@@ -216,9 +285,18 @@ describe('theRunContact', () => {
 });
 
 describe('createField', () => {
-  it('POSTs the field by name, in JSON unless told, and deletes it by the id the answer gives', async () => {
-    const { tools, calls, made } = scriptedTools((call) =>
-      call.method === 'POST' ? json(200, { customFieldNameId: 5 }) : json(200, {}),
+  /** A service that creates with `created`, lists `listed` and answers a DELETE with `deleted`. */
+  const fieldService =
+    (created: Answer, listed: Answer, deleted: Answer = json(204, null)) =>
+    (call: Call): Answer =>
+      call.method === 'POST' ? created : call.method === 'GET' ? listed : deleted;
+
+  it('POSTs the field by name, in JSON unless told, and deletes it by the id listed under its name', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 5 }),
+        json(200, [{ name: 'A b', customFieldNameId: 5 }]),
+      ),
     );
     const answer = await createField(tools, 'A b');
     expect(answer.status).toBe(200);
@@ -229,7 +307,39 @@ describe('createField', () => {
     });
     expect(made.map(({ what }) => what)).toEqual(['the custom field A b (id 5)']);
     expect(await made[0]?.undo?.()).toBe(true);
-    expect(calls[1]).toEqual({ method: 'DELETE', path: '/customfields/5' });
+    expect(calls.slice(1)).toEqual([
+      { method: 'GET', path: '/customfields', accept: 'application/json' },
+      { method: 'DELETE', path: '/customfields/5' },
+    ]);
+  });
+
+  it('never deletes the id the create answered when the list gives it to another field', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 1 }),
+        json(200, [
+          { name: 'FirstName', customFieldNameId: 1 },
+          { name: 'F', customFieldNameId: 21 },
+        ]),
+      ),
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(true);
+    expect(calls.filter(({ method }) => method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: '/customfields/21' },
+    ]);
+  });
+
+  it('takes it as gone, deleting nothing, when the list does not hold its name, whatever id the create answered', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 1 }),
+        json(200, [{ name: 'FirstName', customFieldNameId: 1 }]),
+      ),
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(true);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
   it('asks for XML when told', async () => {
@@ -247,13 +357,18 @@ describe('createField', () => {
   it.each([
     [200, true],
     [299, true],
-    [404, true],
+    // Listed a moment ago, and not found: a delete refused, reported.
+    [404, false],
     [300, false],
     [199, false],
     [500, false],
   ])('counts the field deleted when the DELETE answers %i: %s', async (status, undone) => {
-    const { tools, made } = scriptedTools((call) =>
-      call.method === 'POST' ? json(201, { customFieldNameId: '5' }) : json(status, {}),
+    const { tools, made } = scriptedTools(
+      fieldService(
+        json(201, { customFieldNameId: '5' }),
+        json(200, [{ name: 'F', customFieldNameId: 5 }]),
+        json(status, {}),
+      ),
     );
     await createField(tools, 'F');
     expect(await made[0]?.undo?.()).toBe(undone);

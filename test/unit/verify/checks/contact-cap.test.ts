@@ -6,12 +6,13 @@ import { json, scriptedTools, xml } from '../../../helpers/scripted-tools.js';
 
 const [cap] = CONTACT_CAP_CHECKS;
 const SECOND = 'fms-verify-0123456789ab-2@example.com';
+const FIRST = 'fms-verify-0123456789ab@example.com';
 const capAddress = (n: number | 'x') => `fms-verify-0123456789ab-cap${n}@example.com`;
 const REFUSED_XML = xml(403, '<Error><Message>Maximum contacts reached</Message></Error>');
 
 /**
  * A service whose account takes `room` new contacts, then refuses with 403; list 7, the run's
- * second contact 50, new contacts 101, 102... `answer` overrides any call it answers.
+ * second contact 50 (its first 49), new contacts 101, 102... `answer` overrides any call it answers.
  */
 function capService(room: number, answer: (call: Call) => Answer | undefined = () => undefined) {
   return (call: Call): Answer => {
@@ -22,6 +23,7 @@ function capService(room: number, answer: (call: Call) => Answer | undefined = (
       return json(200, [{ id: 7, name: 'Main', serverId: 1234 }]);
     if (call.method === 'DELETE') return { status: 204, contentType: '', body: '' };
     if (address === SECOND) return json(200, { serverId: 1234, contactId: 50, listId: 7 });
+    if (address === FIRST) return json(200, { serverId: 1234, contactId: 49, listId: 7 });
     if (call.accept === 'text/xml') return REFUSED_XML;
     const n = Number(address?.match(/-cap(\d+)@/)?.[1]);
     return n <= room
@@ -46,7 +48,7 @@ describe('writes.contact-cap', () => {
     await expect(cap!.expect(tools)).resolves.toBe(
       '403 after 2 new contact(s), in JSON and XML; an existing contact is still added',
     );
-    expect(calls.slice(2)).toEqual([
+    expect(calls.slice(4)).toEqual([
       ...[1, 2, 3].map((n) => ({
         method: 'PUT',
         path: '/lists/7/contacts',
@@ -69,7 +71,9 @@ describe('writes.contact-cap', () => {
     ]);
     expect(made.map(({ what }) => what)).toEqual([
       `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
       `the contact ${SECOND} on list 7`,
+      `the contact ${FIRST} on list 7`,
       `the contact ${capAddress(1)} on list 7`,
       `the contact ${capAddress(2)} on list 7`,
       `2 contact(s) ${capAddress(1)} to ${capAddress(2)} (contacts cannot be deleted through the API)`,
@@ -121,7 +125,7 @@ describe('writes.contact-cap', () => {
         'no 403 within 3 new contact(s): the maximum is further (give a larger --max-new-contacts, or an account nearer its maximum)',
       ),
     );
-    expect(calls).toHaveLength(5);
+    expect(calls).toHaveLength(7);
     expect(made.at(-1)?.what).toBe(
       `3 contact(s) ${capAddress(1)} to ${capAddress(3)} (contacts cannot be deleted through the API)`,
     );
@@ -153,7 +157,9 @@ describe('writes.contact-cap', () => {
     );
     expect(made.map(({ what }) => what)).toEqual([
       `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
       `the contact ${SECOND} on list 7`,
+      `the contact ${FIRST} on list 7`,
     ]);
   });
 
@@ -169,7 +175,9 @@ describe('writes.contact-cap', () => {
     await cap!.expect(tools);
     expect(made.map(({ what }) => what)).toEqual([
       `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
       `the contact ${SECOND} on list 7`,
+      `the contact ${FIRST} on list 7`,
       `1 contact(s) ${capAddress(1)} (contacts cannot be deleted through the API)`,
     ]);
   });
@@ -188,6 +196,7 @@ describe('writes.contact-cap', () => {
       // Only the run's own second contact can be taken off its list again.
       expect(made.filter(({ undo }) => undo).map(({ what }) => what)).toEqual([
         `the contact ${SECOND} on list 7`,
+        `the contact ${FIRST} on list 7`,
       ]);
       expect(made.at(-1)?.what).toBe(
         `1 contact(s) ${capAddress(1)} (contacts cannot be deleted through the API)`,
@@ -262,5 +271,47 @@ describe('writes.contact-cap', () => {
       wanted: 'at the maximum, an existing contact (taken off the list) added again: status 200',
       got: 'at the maximum, an existing contact (taken off the list) added again: status 403',
     });
+  });
+});
+
+describe('writes.contact-cap with ids it cannot tell apart', () => {
+  it("skips before any write by id when the run's two addresses answer one id", async () => {
+    const { tools, calls, made } = scriptedTools(
+      capService(2, (call) =>
+        (call.body as { emailAddress?: string } | undefined)?.emailAddress === FIRST
+          ? json(200, { serverId: 1234, contactId: 50, listId: 7 })
+          : undefined,
+      ),
+      { maxNewContacts: 5 },
+    );
+    await expect(cap!.expect(tools)).rejects.toThrow(Skip);
+    expect(calls.filter(({ method }) => method === 'DELETE')).toEqual([]);
+    expect(made.filter(({ undo }) => undo)).toEqual([]);
+  });
+
+  it('takes off no new contact whose id another address was answered with', async () => {
+    const { tools, made } = scriptedTools(
+      capService(3, (call) => {
+        const address = (call.body as { emailAddress?: string } | undefined)?.emailAddress;
+        // The second and third new contacts share an id; the first is given the run's contact's.
+        if (address === capAddress(1))
+          return json(200, { serverId: 1234, contactId: 50, listId: 7 });
+        if (address === capAddress(2) || address === capAddress(3))
+          return json(200, { serverId: 1234, contactId: 102, listId: 7 });
+        return undefined;
+      }),
+      { maxNewContacts: 5 },
+    );
+    await cap!.expect(tools);
+    expect(made.filter(({ undo }) => undo).map(({ what }) => what)).toEqual([
+      `the contact ${SECOND} on list 7`,
+      `the contact ${FIRST} on list 7`,
+    ]);
+    expect(made.map(({ what }) => what)).toContain(
+      `the contact ${capAddress(2)} on list 7 (not taken off: the service answered the id 102 for ${capAddress(3)} too, so it may be another contact's)`,
+    );
+    expect(made.map(({ what }) => what)).toContain(
+      `the contact ${capAddress(1)} on list 7 (not taken off: the service answered the id 50 for ${SECOND} too, so it may be another contact's)`,
+    );
   });
 });

@@ -170,7 +170,7 @@ describe('writes.re-add-idempotent', () => {
     [json(200, { serverId: 1234, listId: 7 }), 'contactId undefined'],
   ])('fails when the second add answers %j', async (again, got) => {
     const { tools } = scriptedTools(
-      contactService((_, index) => (index === 2 ? again : undefined)),
+      contactService((_, index) => (index === 4 ? again : undefined)),
     );
     await expect(check('writes.re-add-idempotent').expect(tools)).rejects.toMatchObject({
       wanted: 'contactId 50',
@@ -181,7 +181,7 @@ describe('writes.re-add-idempotent', () => {
   it('fails when adding again is refused', async () => {
     const { tools } = scriptedTools(
       contactService((_, index) =>
-        index === 2 ? json(409, { message: 'on the list' }) : undefined,
+        index === 4 ? json(409, { message: 'on the list' }) : undefined,
       ),
     );
     await expect(check('writes.re-add-idempotent').expect(tools)).rejects.toMatchObject({
@@ -197,7 +197,7 @@ describe('writes.remove-keeps-contact', () => {
     await expect(check('writes.remove-keeps-contact').expect(tools)).resolves.toBe(
       'removed, then added back by id: 200',
     );
-    expect(calls.slice(2)).toEqual([
+    expect(calls.slice(4)).toEqual([
       { method: 'DELETE', path: '/lists/7/contacts/50' },
       { method: 'PUT', path: '/lists/7/contacts/50', accept: 'application/json' },
     ]);
@@ -276,5 +276,65 @@ describe.each([
         got: `status ${status}`,
       });
     expect(made.some(({ what }) => what === UNSUBSCRIBED)).toBe(left);
+  });
+});
+
+describe('a contact id the service also answered for the other address', () => {
+  /** A service that answers contact 4 (a customer's) for every address added by email. */
+  const oneId = () =>
+    scriptedTools(
+      contactService((call) => (call.path === '/lists/7/contacts' ? membership(4) : undefined)),
+    );
+
+  it.each(['writes.add-by-id', 'writes.remove-keeps-contact', 'writes.unsubscribe-by-id'])(
+    '%s skips, sending nothing by that id and taking nothing off',
+    async (id) => {
+      const { tools, calls, made } = oneId();
+      await expect(check(id).expect(tools)).rejects.toThrow(
+        `cannot confirm the id 4 answered for ${FIRST} is its own (the service answered it for ${SECOND} too; no method reads a contact back): verify does not remove, unsubscribe or add by an id that may be another contact's (writes.second-contact judges those answers)`,
+      );
+      expect(
+        calls.filter((call) => call.path !== '/lists' && call.path !== '/lists/7/contacts'),
+      ).toEqual([]);
+      expect(made.filter(({ undo }) => undo)).toEqual([]);
+      expect(made.map(({ what }) => what)).toContain(
+        `the contact ${FIRST} on list 7 (not taken off: the service answered the id 4 for ${SECOND} too, so it may be another contact's)`,
+      );
+    },
+  );
+
+  it.each(['writes.add-creates', 'writes.re-add-idempotent', 'writes.unsubscribe-by-email'])(
+    '%s still judges the answers, and takes nothing off',
+    async (id) => {
+      const { tools, calls, made } = oneId();
+      await expect(check(id).expect(tools)).resolves.toBeTypeOf('string');
+      expect(calls.some((call) => call.method === 'DELETE' || /\/\d+$/.test(call.path))).toBe(
+        false,
+      );
+      expect(made.filter(({ undo }) => undo)).toEqual([]);
+    },
+  );
+
+  it('writes.second-contact fails and takes neither contact off', async () => {
+    const { tools, made } = oneId();
+    await expect(check('writes.second-contact').expect(tools)).rejects.toMatchObject({
+      got: "contactId 4, the first new contact's",
+    });
+    expect(made.filter(({ undo }) => undo)).toEqual([]);
+  });
+
+  it('takes both contacts off by their own ids when they differ', async () => {
+    const { tools, calls, made } = scriptedTools(contactService());
+    await check('writes.add-creates').expect(tools);
+    const undos = made.filter(({ undo }) => undo);
+    expect(undos.map(({ what }) => what)).toEqual([
+      `the contact ${FIRST} on list 7`,
+      `the contact ${SECOND} on list 7`,
+    ]);
+    for (const { undo } of undos) expect(await undo!()).toBe(true);
+    expect(calls.slice(-2)).toEqual([
+      { method: 'DELETE', path: '/lists/7/contacts/50' },
+      { method: 'DELETE', path: '/lists/7/contacts/51' },
+    ]);
   });
 });

@@ -198,6 +198,7 @@ describe('writes.field-delete', () => {
     );
     expect(sent(calls)).toEqual([
       `POST /customfields/${BASE}D application/json`,
+      'GET /customfields application/json',
       'DELETE /customfields/500',
       'DELETE /customfields/500 application/json',
       'DELETE /customfields/500 text/xml',
@@ -213,6 +214,48 @@ describe('writes.field-delete', () => {
     await expect(check('writes.field-delete').expect(tools)).rejects.toMatchObject({
       wanted: 'again: XML: an error answer with Content-Type text/xml, as Accept chose',
     });
+  });
+});
+
+describe('writes.field-delete, by an id it cannot confirm', () => {
+  it.each([
+    [
+      "another field's id",
+      [],
+      (call: Call) =>
+        call.method === 'GET'
+          ? json(200, [field(1, 'FirstName'), field(501, `${BASE}D`)])
+          : call.method === 'POST'
+            ? json(200, field(1, nameOf(call)))
+            : undefined,
+      'it lists id 501',
+    ],
+    [
+      'an id the list does not hold under its name',
+      [],
+      (call: Call) =>
+        call.method === 'GET'
+          ? json(200, [field(1, 'FirstName')])
+          : call.method === 'POST'
+            ? json(200, field(1, nameOf(call)))
+            : undefined,
+      'the name is not listed',
+    ],
+    [
+      'a list it cannot read',
+      [],
+      (call: Call) => (call.method === 'GET' ? json(500, {}) : undefined),
+      'the list or its id cannot be read',
+    ],
+  ])('skips on %s, deleting nothing', async (_, existing, answer, why) => {
+    const { tools, calls } = scriptedTools(fieldService(existing, answer));
+    const error = await check('writes.field-delete')
+      .expect(tools)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Skip);
+    expect((error as Skip).message).toContain(`under the name ${BASE}D (${why})`);
+    expect((error as Skip).message).toContain('verify deletes only a field it can confirm it made');
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 });
 
