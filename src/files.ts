@@ -175,7 +175,23 @@ export function writeFailure(error: unknown, file?: string): string {
   if (code === 'ENOENT' && file !== undefined && isFolder(dirname(file))) {
     return 'no file can be created in its folder';
   }
+  // In a sticky folder (/tmp) only its owner may replace a file or link: the folder is writable,
+  // and the refusal is the neighbour's entry at the name.
+  if ((code === 'EPERM' || code === 'EACCES') && file !== undefined) {
+    const owner = otherOwnerOf(file);
+    if (owner !== undefined) return `it belongs to another user (uid ${owner})`;
+  }
   return (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
+}
+
+/** The uid of the file or link at `path` when it is another user's, else undefined. */
+function otherOwnerOf(path: string): number | undefined {
+  try {
+    const entry = lstatSync(path);
+    return ownedByAnother(entry) ? entry.uid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isFolder(path: string): boolean {

@@ -48,6 +48,34 @@ describe('writeFailure: why a state file could not be written, in words', () => 
   });
 });
 
+describe("writeFailure: a permission refused at another user's file", () => {
+  it('names the owner instead of the folder, and only for permission errors', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-neighbour-'));
+    try {
+      // Root can give a file away; anyone else finds root's files on the machine.
+      let theirs = '/etc/hostname';
+      let uid = 0;
+      if (process.getuid?.() === 0) {
+        theirs = join(folder, 'report.txt');
+        writeFileSync(theirs, "a neighbour's");
+        uid = 12_345;
+        chownSync(theirs, uid, uid);
+      }
+      for (const code of ['EPERM', 'EACCES'])
+        expect(writeFailure(failure(code), theirs)).toBe(`it belongs to another user (uid ${uid})`);
+      expect(writeFailure(failure('ENOSPC'), theirs)).toBe('the disk is full');
+      const mine = join(folder, 'mine.txt');
+      writeFileSync(mine, 'mine');
+      expect(writeFailure(failure('EPERM'), mine)).toBe('no permission to write in its folder');
+      expect(writeFailure(failure('EPERM'), join(folder, 'absent.txt'))).toBe(
+        'no permission to write in its folder',
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('unwritableFileProblem: ENOENT names the folder only when it is missing', () => {
   it('a missing folder', () => {
     const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
