@@ -208,7 +208,8 @@ describe('verify: a run against the fake', () => {
   });
 
   it('--max-new-contacts lets writes.contact-cap look for the maximum; it is a whole number', async () => {
-    fake.setMaxContacts(SERVER_ID, 5);
+    // 3 seeded and the run's two addresses (their ids told apart), then room for one new contact.
+    fake.setMaxContacts(SERVER_ID, 6);
     try {
       const only = ['--allow-writes', '--only', 'writes.contact-cap'];
       const skipped = await run([...account(), ...only]);
@@ -341,7 +342,8 @@ describe('verify --max-new-contacts: the contact maximum', () => {
 
   it('without it writes.contact-cap skips; with it, it finds the 403', async () => {
     const seed = smallSeed();
-    seed.servers[0]!.maxContacts = 5;
+    // The seed's contacts and the run's two addresses, then room for one new contact.
+    seed.servers[0]!.maxContacts = 6;
     const capped = await makeFake({ seed });
     try {
       const { baseUrl: url } = await capped.listen({ https: false });
