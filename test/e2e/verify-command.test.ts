@@ -421,7 +421,7 @@ describe('import: a seed from the account', () => {
     [
       'an item nested 100k deep',
       `[${'['.repeat(100_000)}${']'.repeat(100_000)}]`,
-      'GET /lists answered an array whose item 0 is an array, not an object',
+      `GET /lists answered JSON nested deeper than 100 levels: ${'['.repeat(200)}`,
     ],
     ['an object', '{"a":1}', 'GET /lists answered an object, not an array: {"a":1}'],
     [
