@@ -96,6 +96,12 @@ export function checkTarget(options: Target, name = 'baseUrl'): void {
       `${name} must not hold credentials (user:key@): the key goes in --key or FMS_VERIFY_KEY (key from TypeScript), and is sent as Basic authentication. Give the address alone, e.g. '${url.origin}${hide(url.pathname)}'.`,
     );
   }
+  // The API's paths are added after the base: one holding a query or fragment would put them in it.
+  if (/[?#]/.test(options.baseUrl)) {
+    throw new InvalidOptionError(
+      `${name} must be the API's base alone, without a query or fragment (the API's paths are added after it): give '${url.origin}${hide(url.pathname)}'.`,
+    );
+  }
   if (!Number.isInteger(options.serverId) || options.serverId < 1) {
     throw new InvalidOptionError('serverId must be the server id (the Basic username)');
   }

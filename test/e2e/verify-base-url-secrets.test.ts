@@ -73,13 +73,25 @@ describe('verify and import never print a key given in --base-url', () => {
     }
   }, 60_000);
 
-  it('a key in the query, fragment or path is <redacted> on stdout and in --out', async () => {
-    const out = join(folder, 'report.txt');
+  it('a --base-url with a query or fragment is usage (exit 2), never repeating a key in it', async () => {
     for (const baseUrl of [
       `http://${upstream.host}/marketing/v1?apikey=${KEY}`,
       `http://${upstream.host}/marketing/v1#${KEY}`,
-      `http://${upstream.host}/${KEY}/marketing/v1`,
     ]) {
+      for (const command of ['verify', 'import'] as const) {
+        const result = await run(command, baseUrl, '--out', join(folder, `${command}-query.out`));
+        expect(result.code, `${command} ${baseUrl}`).toBe(2);
+        expect(result.stderr).toContain(
+          `--base-url must be the API's base alone, without a query or fragment`,
+        );
+        expect(result.text).not.toContain(KEY);
+      }
+    }
+  }, 60_000);
+
+  it('a key in the path is <redacted> on stdout and in --out', async () => {
+    const out = join(folder, 'report.txt');
+    for (const baseUrl of [`http://${upstream.host}/${KEY}/marketing/v1`]) {
       const result = await run('verify', baseUrl, '--out', out);
       expect(result.code, baseUrl).toBe(3);
       expect(result.stdout).toContain('Conformance of');

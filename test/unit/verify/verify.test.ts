@@ -35,6 +35,19 @@ describe('the target verify and import use', () => {
     ).toBe('serverId must be the server id (the Basic username)');
   });
 
+  it.each([
+    ['a query', `${BASE}?apikey=${KEY}`],
+    ['a fragment', `${BASE}#${KEY}`],
+    ['an empty query', `${BASE}?`],
+    ['an empty fragment', `${BASE}#`],
+  ])('refuses a base URL with %s, showing its base without the key', (_what, baseUrl) => {
+    const message = refusal(() => checkTarget({ baseUrl, serverId: 1, key: KEY }, '--base-url'));
+    expect(message).toBe(
+      "--base-url must be the API's base alone, without a query or fragment (the API's paths are added after it): give 'https://api.example.com/marketing/v1'.",
+    );
+    expect(message).not.toContain(KEY);
+  });
+
   it('accepts server id 1', () => {
     expect(() => checkTarget({ baseUrl: BASE, serverId: 1, key: KEY })).not.toThrow();
   });
