@@ -40,9 +40,14 @@ export class LearnedSecrets implements SecretSource {
   /** Learns the secrets of one request's credential headers; call it before redacting it. */
   learn(headers: Headers): void {
     for (const name of ['authorization', 'proxy-authorization']) {
-      const value = headers[name];
-      for (const one of Array.isArray(value) ? value : [value]) {
-        if (typeof one === 'string') this.learnCredentials(one);
+      for (const one of valuesOf(headers[name])) this.learnCredentials(one);
+    }
+    // A session's cookies are its credentials: the HAR keeps their names only, and an answer
+    // that echoes one (a debug page, an error quoting the request) must not keep its value.
+    for (const one of valuesOf(headers.cookie)) {
+      for (const pair of one.split(';')) {
+        const equals = pair.indexOf('=');
+        this.add(pair.slice(equals + 1).trim());
       }
     }
   }
@@ -130,4 +135,10 @@ export class LearnedSecrets implements SecretSource {
       this.firstChange += dropped;
     }
   }
+}
+
+/** A header's values, one per field line: Node gives a repeated header as an array. */
+function valuesOf(value: Headers[string]): string[] {
+  if (Array.isArray(value)) return value.filter((one): one is string => typeof one === 'string');
+  return typeof value === 'string' ? [value] : [];
 }

@@ -27,7 +27,12 @@ beforeAll(async () => {
           ? ['sid=s3cr3t-session-value; Path=/; HttpOnly', 'theme=dark']
           : ['SECRETNOEQ-set-value; Path=/', ' SECRETNOEQ-bare '],
     });
-    res.end('[]');
+    // An answer quoting the request's cookies, as a debug page or an error page may.
+    res.end(
+      req.headers['x-echo-cookie'] === undefined
+        ? '[]'
+        : JSON.stringify({ cookie: req.headers.cookie }),
+    );
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
@@ -117,6 +122,37 @@ describe('the recorder and headers', () => {
       '<redacted>; Path=/',
       '<redacted>',
     ]);
+  });
+
+  it('keeps no cookie value an answer quotes in its body, while the client gets it as sent', async () => {
+    const out = join(folder, 'echo.har');
+    const recorder = await startRecorder({ upstream: origin, out, https: false });
+    let body = '';
+    try {
+      body = await new Promise<string>((resolve, reject) => {
+        const req = request(
+          `${recorder.baseUrl}/lists`,
+          { headers: { cookie: 'session=SessionSecret777; lang=en', 'x-echo-cookie': '1' } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve(Buffer.concat(chunks).toString()));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    } finally {
+      await recorder.close();
+    }
+    expect(JSON.parse(body)).toEqual({ cookie: 'session=SessionSecret777; lang=en' });
+    const text = readFileSync(out, 'utf8');
+    expect(text).not.toContain('SessionSecret777');
+    const [entry] = JSON.parse(text).log.entries;
+    // A value shorter than a key's least length (`en`) is no secret worth garbling bodies for.
+    expect(JSON.parse(entry.response.content.text)).toEqual({
+      cookie: 'session=<redacted>; lang=en',
+    });
   });
 
   it("forwards a browser app's cross-site call with its Origin and Sec-Fetch-Site as sent", async () => {

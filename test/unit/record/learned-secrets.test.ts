@@ -77,9 +77,22 @@ describe('the keys a recorder learns from one credential header', () => {
       'first-key',
       'second-key',
     ]);
-    expect(learnedFrom({ cookie: 'Bearer not-a-credential', authorization: undefined })).toEqual(
-      [],
-    );
+  });
+
+  it("takes each cookie's value, as a session's credential, but no scheme from a cookie", () => {
+    expect(learnedFrom({ cookie: 'session=SessionSecret777; theme = dark-blue ' })).toEqual([
+      'SessionSecret777',
+      'dark-blue',
+    ]);
+    // A cookie without `=` is all value, as a browser stores it.
+    expect(learnedFrom({ cookie: 'Bearer not-a-credential', authorization: undefined })).toEqual([
+      'Bearer not-a-credential',
+    ]);
+    expect(learnedFrom({ cookie: ['a=first-cookie', 'b=second-cookie'] })).toEqual([
+      'first-cookie',
+      'second-cookie',
+    ]);
+    expect(learnedFrom({ cookie: 'empty=; =; ;' })).toEqual([]);
   });
 
   it('takes the token of another scheme without the whitespace around it', () => {
