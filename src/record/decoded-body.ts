@@ -39,24 +39,38 @@ export function decodedBody(
       : `its bytes are not ${undone.failed}`;
     return dropped(what, named, why);
   }
-  return { body: undone.bytes };
+  // What the header announced may hold gzip it did not: undone too.
+  return undeclaredGzip(undone.bytes, what);
 }
 
+/** Layers of gzip no header announced that are undone; a body nested deeper is not kept. */
+const MAX_UNANNOUNCED_LAYERS = 8;
+
 /**
- * A body that says no coding but begins as gzip does (a server that forgot the header, or one that
- * says `identity` over gzip): its secrets would be hidden in it, so it is stored decoded when it
- * is whole gzip, said in a note; other bytes are kept as they are.
+ * A body that says no coding but begins as gzip does (a server that forgot the header, one that
+ * says `identity` over gzip, or gzip inside the gzip it announced): its secrets would be hidden in
+ * it, so it is stored decoded, layer after layer, when it is whole gzip, said in a note; other
+ * bytes are kept as they are. Each layer is bounded as a raw answer is.
  */
 function undeclaredGzip(body: Buffer, what: string): DecodedBody {
-  if (body.length < 18 || !looksLikeGzip(body)) return { body };
-  const undone = undoCodings(body, ['gzip'], MAX_ANSWER_BYTES);
-  if ('tooLarge' in undone) {
-    return dropped(what, 'none', `it is gzip that decodes past ${MAX_ANSWER_BYTES} bytes`);
+  let bytes = body;
+  let layers = 0;
+  while (bytes.length >= 18 && looksLikeGzip(bytes)) {
+    if (layers === MAX_UNANNOUNCED_LAYERS) {
+      return dropped(what, 'none', `it is gzip nested more than ${MAX_UNANNOUNCED_LAYERS} times`);
+    }
+    const undone = undoCodings(bytes, ['gzip'], MAX_ANSWER_BYTES);
+    if ('tooLarge' in undone) {
+      return dropped(what, 'none', `it is gzip that decodes past ${MAX_ANSWER_BYTES} bytes`);
+    }
+    if ('failed' in undone) break;
+    bytes = undone.bytes;
+    layers++;
   }
-  if ('failed' in undone) return { body };
+  if (layers === 0) return { body: bytes };
   return {
-    body: undone.bytes,
-    note: `The ${what}'s body is gzip that no Content-Encoding announced: it is stored decoded.`,
+    body: bytes,
+    note: `The ${what}'s body is gzip that no Content-Encoding announced${layers > 1 ? ` (${layers} layers)` : ''}: it is stored decoded.`,
   };
 }
 

@@ -104,6 +104,30 @@ describe('a body that says no coding', () => {
     );
   });
 
+  it('and is gzip of gzip is stored decoded, every layer undone, the note counting them', () => {
+    const twice = gzipSync(gzipSync(text));
+    expect(decodedBody(twice, undefined, 'answer')).toEqual({
+      body: text,
+      note: "The answer's body is gzip that no Content-Encoding announced (2 layers): it is stored decoded.",
+    });
+    // Eight layers are undone; a ninth is past what any server sends, and the body is not kept.
+    let layered = text;
+    for (let layer = 0; layer < 8; layer++) layered = gzipSync(layered);
+    expect(decodedBody(layered, undefined, 'answer').body.toString()).toBe(SECRET);
+    const deeper = decodedBody(gzipSync(layered), undefined, 'request');
+    expect(deeper.body.length).toBe(0);
+    expect(deeper.note).toBe(
+      "The request's body is not recorded: it says Content-Encoding 'none' and it is gzip nested more than 8 times, so the secrets in it could not be taken out.",
+    );
+  });
+
+  it('inside the gzip a header announced is undone too', () => {
+    expect(decodedBody(gzipSync(gzipSync(text)), 'gzip', 'answer')).toEqual({
+      body: text,
+      note: "The answer's body is gzip that no Content-Encoding announced: it is stored decoded.",
+    });
+  });
+
   it('and is the shortest whole gzip is stored decoded', () => {
     const empty = gzipSync(Buffer.alloc(0));
     expect(empty.length).toBe(20);
