@@ -55,6 +55,12 @@ export interface CheckTools {
     readonly fieldName: string;
     readonly tag: string;
   };
+  /**
+   * The custom fields the account held before the run wrote anything (GET /customfields, read once
+   * before the first writing check), by name and id: none of them is verify's to delete. Undefined
+   * when that list could not be read: then no field can be confirmed verify's.
+   */
+  readonly fieldsBefore: readonly ListedField[] | undefined;
   /** How many new contacts `writes.contact-cap` may make looking for the maximum (0: it skips). */
   readonly maxNewContacts: number;
   /** A remark that is not a failure: an additive difference, for instance. */
@@ -64,6 +70,12 @@ export interface CheckTools {
    * without it, or when it returns false or throws, the thing is reported as left on the account.
    */
   made(what: string, undo?: () => Promise<boolean>): void;
+}
+
+/** A custom field as GET /customfields lists it: its name, and its id when it is a usable one. */
+export interface ListedField {
+  readonly name: unknown;
+  readonly id: number | undefined;
 }
 
 /** One check: a declarative entry in one of the files of src/verify/checks/. */

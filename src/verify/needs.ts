@@ -1,4 +1,4 @@
-import { type CheckTools, Skip, tryJson } from './check-kit.js';
+import { type CheckTools, type ListedField, Skip, tryJson } from './check-kit.js';
 import type { Answer } from './http-client.js';
 
 /** What a check finds or makes for itself: each check calls these, nothing is shared. */
@@ -179,9 +179,11 @@ export async function theRunContact(
  * POSTs a custom field and, whatever the answer, makes sure it does not stay: a field that was
  * created (even by a request the description says fails) is deleted in the run's `finally`.
  * It is deleted by the id GET /customfields lists under its name, never by the id the create
- * answered alone: a service that answered another field's id would have verify delete a field of
- * the account with all the data stored under it. A field the list does not show under its name is
- * not there; one it shows that is not deleted is reported as left.
+ * answered alone, and only when that id is verify's beyond doubt: listed under its name alone, and
+ * neither the id nor the name on the account before the run wrote anything. A service that
+ * answered, or listed, another field's id would have verify delete a field of the account with all
+ * the data stored under it. A field the list does not show under its name is not there; any other
+ * is reported as left.
  */
 export async function createField(
   tools: CheckTools,
@@ -198,14 +200,36 @@ export async function createField(
     (tryJson(answer) as { customFieldNameId?: unknown } | undefined)?.customFieldNameId,
   );
   tools.made(`the custom field ${name}${given === undefined ? '' : ` (id ${given})`}`, async () => {
-    const id = await listedFieldId(tools, name);
+    const listed = await tools.call({
+      method: 'GET',
+      path: '/customfields',
+      accept: 'application/json',
+    });
+    const now = listedFields(listed);
+    if (now === undefined) return false;
+    const ours = now.filter((field) => field.name === name);
     // Not listed under its name: not there (never made, or the check deleted it already).
-    if (id === null) return true;
-    if (id === undefined) return false;
+    if (ours.length === 0) return true;
+    const id = ours.length === 1 ? ours[0]!.id : undefined;
+    const before = tools.fieldsBefore;
+    if (id === undefined || before === undefined) return false;
+    const another = now.some((field) => field.id === id && field.name !== name);
+    const there = before.some((field) => field.id === id || field.name === name);
+    if (another || there) return false;
     const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
     return deleted.status >= 200 && deleted.status < 300;
   });
   return answer;
+}
+
+/** The fields an answer of GET /customfields lists; undefined when it holds no readable list. */
+export function listedFields(answer: Answer): ListedField[] | undefined {
+  const fields = answer.status === 200 ? tryJson(answer) : undefined;
+  if (!Array.isArray(fields)) return undefined;
+  return (fields as ({ name?: unknown; customFieldNameId?: unknown } | null)[]).map((item) => ({
+    name: item?.name,
+    id: integerId(item?.customFieldNameId),
+  }));
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type Target,
   UnusableAnswerError,
 } from './http-client.js';
+import { listedFields } from './needs.js';
 import { type CouldNotRun, preflight, transportProblem } from './preflight.js';
 
 export type { CouldNotRun } from './preflight.js';
@@ -139,6 +140,20 @@ export function verifyPlan(allowWrites = false, only?: readonly string[]) {
   }));
 }
 
+/**
+ * The custom fields on the account before a writing run: none of them is ever deleted, whatever
+ * id a create answers or a list shows. Undefined when they cannot be read (no field is deleted).
+ */
+async function fieldsOnTheAccount(target: Target): Promise<CheckTools['fieldsBefore']> {
+  try {
+    return listedFields(
+      await send(target, { method: 'GET', path: '/customfields', accept: 'application/json' }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /** Fresh names for one run: nothing the account could already hold. */
 function throwawayNames() {
   const tag = randomBytes(6).toString('hex');
@@ -176,6 +191,7 @@ async function runCheck(
   check: Check,
   options: VerifyOptions,
   run: CheckTools['run'],
+  fieldsBefore: CheckTools['fieldsBefore'],
   leftBehind: string[],
   hide: (text: string) => string,
 ) {
@@ -198,6 +214,7 @@ async function runCheck(
     serverId: options.serverId,
     key: options.key,
     run,
+    fieldsBefore,
     maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
       if (notes.length >= MAX_NOTES) {
@@ -294,8 +311,11 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
   const couldNotRun = problem && { problem: hide(problem.problem), fix: hide(problem.fix) };
   if (!couldNotRun) {
     const run = throwawayNames();
+    const fieldsBefore = checks.some((check) => check.writes)
+      ? await fieldsOnTheAccount(options)
+      : [];
     for (const check of checks) {
-      results.push(await runCheck(check, options, run, leftBehind, hide));
+      results.push(await runCheck(check, options, run, fieldsBefore, leftBehind, hide));
     }
   }
   const count = (status: CheckResult['status']) =>

@@ -34,7 +34,13 @@ export const xml = (status: number, body: string): Answer => ({
  */
 export function scriptedTools(
   script: Script,
-  options: { serverId?: number; key?: string; maxNewContacts?: number } = {},
+  options: {
+    serverId?: number;
+    key?: string;
+    maxNewContacts?: number;
+    /** The fields on the account before the run (default none); null: they could not be read. */
+    fieldsBefore?: CheckTools['fieldsBefore'] | null;
+  } = {},
 ): ScriptedTools {
   const calls: Call[] = [];
   const notes: string[] = [];
@@ -52,6 +58,12 @@ export function scriptedTools(
       fieldName: 'FmsVerify0123456789ab',
       tag: '0123456789ab',
     },
+    fieldsBefore:
+      options.fieldsBefore === undefined
+        ? []
+        : options.fieldsBefore === null
+          ? undefined
+          : options.fieldsBefore,
     maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
       notes.push(text);

@@ -342,6 +342,87 @@ describe('createField', () => {
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
+  it('deletes nothing when the list gives its id to another field too, and reports it left', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 1 }),
+        json(200, [
+          { name: 'FirstName', customFieldNameId: 1 },
+          { name: 'F', customFieldNameId: 1 },
+        ]),
+      ),
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes nothing when the list shows its name twice', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [
+          { name: 'F', customFieldNameId: 21 },
+          { name: 'F', customFieldNameId: 22 },
+        ]),
+      ),
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it.each([
+    ['its id was another field on the account before the run', [{ name: 'FirstName', id: 21 }]],
+    ['its name was on the account before the run', [{ name: 'F', id: 7 }]],
+  ])('deletes nothing when %s, and reports it left', async (_what, fieldsBefore) => {
+    // A list that hides FirstName and shows the new field under FirstName's id: only what the
+    // account held before the run tells them apart.
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [{ name: 'F', customFieldNameId: 21 }]),
+      ),
+      { fieldsBefore },
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes nothing when the fields on the account before the run could not be read', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [{ name: 'F', customFieldNameId: 21 }]),
+      ),
+      { fieldsBefore: null },
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes its own field when the account held others before the run', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [{ name: 'F', customFieldNameId: 21 }]),
+      ),
+      {
+        fieldsBefore: [
+          { name: 'FirstName', id: 1 },
+          { name: 'Other', id: undefined },
+        ],
+      },
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(true);
+    expect(calls.filter(({ method }) => method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: '/customfields/21' },
+    ]);
+  });
+
   it('asks for XML when told', async () => {
     const { tools, calls } = scriptedTools(() => text(400, ''));
     await createField(tools, 'F', 'text/xml');

@@ -397,3 +397,58 @@ describe("a run's counts and exit code", () => {
     expect(result.got).toMatch(/^the maximum is not given \(8\)/);
   });
 });
+
+describe('the fields on the account before a writing run', () => {
+  /**
+   * A service that gives a new field FirstName's id 1, in its create answer and in its list, and
+   * then lists the new field alone: only what the account held before the run shows id 1 is not
+   * verify's. `reads` counts the lists asked for; `deleted` the ids deleted.
+   */
+  function givesFirstNamesId() {
+    const state = { created: undefined as string | undefined, reads: 0, deleted: [] as string[] };
+    const handler: Handler = (request, _body, response) => {
+      const json = (status: number, value: unknown) =>
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(value));
+      const path = request.url ?? '';
+      if (request.method === 'GET' && path.endsWith('/customfields')) {
+        state.reads += 1;
+        return json(
+          200,
+          state.created === undefined
+            ? [{ name: 'FirstName', customFieldNameId: 1 }]
+            : [{ name: state.created, customFieldNameId: 1 }],
+        );
+      }
+      if (request.method === 'POST') {
+        state.created = decodeURIComponent(path.split('/').pop() ?? '');
+        return json(200, { name: state.created, customFieldNameId: 1 });
+      }
+      if (request.method === 'DELETE') {
+        state.deleted.push(path);
+        return json(200, {});
+      }
+      json(404, { message: 'no' });
+    };
+    return { state, handler };
+  }
+
+  it('are read once, and a field among them is never deleted, whatever id the list gives', async () => {
+    const { state, handler } = givesFirstNamesId();
+    const { result, leftBehind } = await runOne('writes.field-create', handler);
+    expect(state.deleted).toEqual([]);
+    expect(result.id).toBe('writes.field-create');
+    expect(leftBehind).toEqual([
+      expect.stringMatching(/^the custom field FmsVerify[0-9a-f]{12}C \(id 1\)$/),
+    ]);
+    // Once before the run, then the check's own reads and the undo's.
+    expect(state.reads).toBeGreaterThanOrEqual(2);
+  });
+
+  it('are not read by a run that writes nothing', async () => {
+    const { state, handler } = givesFirstNamesId();
+    await runOne('customfields.json', handler);
+    expect(state.reads).toBe(1);
+  });
+});
