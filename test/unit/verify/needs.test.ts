@@ -7,6 +7,7 @@ import {
   collection,
   createField,
   integerId,
+  listedFieldId,
   theRunContact,
 } from '../../../src/verify/needs.js';
 import { json, scriptedTools } from '../../helpers/scripted-tools.js';
@@ -496,5 +497,20 @@ describe('createField', () => {
       expect(undone).toBe(false);
       expect(calls.map(({ method }) => method)).toEqual(['GET']);
     });
+  });
+});
+
+describe('listedFieldId', () => {
+  it('finds the id listed under a name, passing over items that are no object', async () => {
+    const { tools } = scriptedTools(() =>
+      json(200, [null, 7, { name: 'F', customFieldNameId: 3 }]),
+    );
+    await expect(listedFieldId(tools, 'F')).resolves.toBe(3);
+    await expect(listedFieldId(tools, 'G')).resolves.toBeNull();
+  });
+
+  it('is undefined when no list can be read', async () => {
+    const { tools } = scriptedTools(() => json(500, [{ name: 'F', customFieldNameId: 3 }]));
+    await expect(listedFieldId(tools, 'F')).resolves.toBeUndefined();
   });
 });

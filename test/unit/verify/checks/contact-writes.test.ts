@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Check } from '../../../../src/verify/check-kit.js';
+import { type Check, Skip } from '../../../../src/verify/check-kit.js';
 import { CONTACT_WRITE_CHECKS } from '../../../../src/verify/checks/contact-writes.js';
 import type { Answer, Call } from '../../../../src/verify/http-client.js';
 import { json, scriptedTools } from '../../../helpers/scripted-tools.js';
@@ -93,6 +93,27 @@ describe('writes.second-contact', () => {
         { emailAddress: address },
       ]),
     );
+  });
+
+  it('skips, adding nothing more, when the first add names no contact id', async () => {
+    const { tools, calls } = scriptedTools(
+      contactService((call) =>
+        (call.body as { emailAddress?: string } | undefined)?.emailAddress === FIRST
+          ? json(200, { serverId: 1234, listId: 7 })
+          : undefined,
+      ),
+    );
+    await expect(check('writes.second-contact').expect(tools)).rejects.toBeInstanceOf(Skip);
+    expect(calls.filter(({ method }) => method === 'PUT')).toHaveLength(1);
+  });
+
+  it('takes both contacts off their list by their own ids', async () => {
+    const { tools, made } = scriptedTools(contactService());
+    await check('writes.second-contact').expect(tools);
+    expect(made.filter(({ undo }) => undo).map(({ what }) => what)).toEqual([
+      `the contact ${FIRST} on list 7`,
+      `the contact ${SECOND} on list 7`,
+    ]);
   });
 
   it("fails when the second address answers the first contact's id", async () => {
