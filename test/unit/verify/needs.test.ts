@@ -404,6 +404,20 @@ describe('createField', () => {
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
+  it('passes over list items that are no object, before and after', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [null, { name: 'F', customFieldNameId: 21 }]),
+      ),
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(true);
+    expect(calls.filter(({ method }) => method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: '/customfields/21' },
+    ]);
+  });
+
   it('deletes its own field when the account held others before the run', async () => {
     const { tools, calls, made } = scriptedTools(
       fieldService(

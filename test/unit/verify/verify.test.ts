@@ -446,6 +446,56 @@ describe('the fields on the account before a writing run', () => {
     expect(state.reads).toBeGreaterThanOrEqual(2);
   });
 
+  it('are read before a run that mixes reading and writing checks, whichever comes first', async () => {
+    const { state, handler } = givesFirstNamesId();
+    const baseUrl = await serve(handler);
+    const report = await verifyService({
+      baseUrl,
+      serverId: SERVER_ID,
+      key: KEY,
+      allowWrites: true,
+      only: ['customfields.json', 'writes.field-create'],
+    });
+    expect(report.results.map((result) => result.id)).toEqual([
+      'customfields.json',
+      'writes.field-create',
+    ]);
+    expect(state.deleted).toEqual([]);
+  });
+
+  it('lets verify delete its own field, one the account did not hold, by the id listed under its name', async () => {
+    let created: string | undefined;
+    const deleted: string[] = [];
+    const { result, leftBehind } = await runOne(
+      'writes.field-create',
+      (request, _body, response) => {
+        const json = (status: number, value: unknown) =>
+          response
+            .writeHead(status, { 'content-type': 'application/json' })
+            .end(JSON.stringify(value));
+        const path = request.url ?? '';
+        if (request.method === 'GET' && path.endsWith('/customfields'))
+          return json(200, [
+            { name: 'FirstName', customFieldNameId: 1 },
+            ...(created === undefined ? [] : [{ name: created, customFieldNameId: 21 }]),
+          ]);
+        if (request.method === 'POST') {
+          created = decodeURIComponent(path.split('/').pop() ?? '');
+          return json(200, { name: created, customFieldNameId: 21 });
+        }
+        if (request.method === 'DELETE') {
+          deleted.push(path);
+          created = undefined;
+          return json(200, {});
+        }
+        json(404, { message: 'no' });
+      },
+    );
+    expect(result.id).toBe('writes.field-create');
+    expect(deleted).toEqual(['/marketing/v1/customfields/21']);
+    expect(leftBehind).toEqual([]);
+  });
+
   it('are not read by a run that writes nothing', async () => {
     const { state, handler } = givesFirstNamesId();
     await runOne('customfields.json', handler);
