@@ -94,12 +94,12 @@ describe('a recorded exchange', () => {
       await recorder.close();
     }
     const [entry] = entriesOf(out);
-    const valueOf = (headers: { name: string; value: string }[], name: string) =>
+    const headerValue = (headers: { name: string; value: string }[], name: string) =>
       headers.find((header) => header.name === name)?.value;
-    expect(valueOf(entry!.request.headers, 'cookie')).toBe('session=<redacted>');
-    expect(valueOf(entry!.request.headers, 'x-request-tag')).toBe('kept too');
-    expect(valueOf(entry!.response.headers, 'set-cookie')).toBe('sid=<redacted>; Path=/');
-    expect(valueOf(entry!.response.headers, 'x-answer-tag')).toBe('kept');
+    expect(headerValue(entry!.request.headers, 'cookie')).toBe('session=<redacted>');
+    expect(headerValue(entry!.request.headers, 'x-request-tag')).toBe('kept too');
+    expect(headerValue(entry!.response.headers, 'set-cookie')).toBe('sid=<redacted>; Path=/');
+    expect(headerValue(entry!.response.headers, 'x-answer-tag')).toBe('kept');
   });
 
   it("keeps a client's connection open after refusing a request that came back to it", async () => {
