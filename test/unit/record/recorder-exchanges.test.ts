@@ -1,28 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { HarEntry } from '../../../src/journal/har.js';
+import { describe, expect, it } from 'vitest';
 import { startRecorder } from '../../../src/record/recorder.js';
-import { closeUpstream, listenUpstream } from '../../helpers/upstream.js';
+import { harEntries, harFolder, upstreamsClosedAfterEach } from '../../helpers/recorder-files.js';
 
 /** What the recorder keeps of a request's codings and headers, and of a client's connection. */
-const folder = mkdtempSync(join(tmpdir(), 'recorder-exchanges-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-let upstreams: Server[] = [];
-afterEach(async () => {
-  for (const upstream of upstreams) await closeUpstream(upstream);
-  upstreams = [];
-});
-
-async function upstreamOf(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const upstream = createServer(handler);
-  upstreams.push(upstream);
-  return listenUpstream(upstream);
-}
+const folder = harFolder('recorder-exchanges-');
+const upstreamOf = upstreamsClosedAfterEach();
 
 function send(
   url: string,
@@ -43,9 +28,6 @@ function send(
     req.end(body);
   });
 }
-
-const entriesOf = (out: string): HarEntry[] =>
-  (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
 
 describe('a recorded exchange', () => {
   it('records a request body its Transfer-Encoding compressed, decoded, as the upstream read it', async () => {
@@ -72,7 +54,7 @@ describe('a recorded exchange', () => {
       await recorder.close();
     }
     expect(Buffer.concat(received)).toEqual(sent);
-    const [entry] = entriesOf(out);
+    const [entry] = harEntries(out);
     expect(entry!.request.postData?.text).toBe('{"name":"Newsletter"}');
     expect(entry!.comment).toBeUndefined();
   });
@@ -93,7 +75,7 @@ describe('a recorded exchange', () => {
     } finally {
       await recorder.close();
     }
-    const [entry] = entriesOf(out);
+    const [entry] = harEntries(out);
     const headerValue = (headers: { name: string; value: string }[], name: string) =>
       headers.find((header) => header.name === name)?.value;
     expect(headerValue(entry!.request.headers, 'cookie')).toBe('session=<redacted>');
@@ -129,6 +111,6 @@ describe('a recorded exchange', () => {
       agent.destroy();
       await recorder.close();
     }
-    expect(entriesOf(out)).toHaveLength(2);
+    expect(harEntries(out)).toHaveLength(2);
   });
 });

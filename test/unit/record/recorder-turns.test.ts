@@ -1,44 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { HarEntry } from '../../../src/journal/har.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_WAITING, startRecorder } from '../../../src/record/recorder.js';
-import { closeUpstream, listenUpstream } from '../../helpers/upstream.js';
+import {
+  getText,
+  harEntries,
+  harFolder,
+  upstreamsClosedAfterEach,
+} from '../../helpers/recorder-files.js';
 
 /** How the recorder hands out its turns: who waits, who is refused, who gives a turn back. */
-const folder = mkdtempSync(join(tmpdir(), 'recorder-turns-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-let upstreams: Server[] = [];
-afterEach(async () => {
-  for (const upstream of upstreams) await closeUpstream(upstream);
-  upstreams = [];
-});
-
-async function upstreamOf(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const upstream = createServer(handler);
-  upstreams.push(upstream);
-  return listenUpstream(upstream);
-}
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const entriesOf = (out: string): HarEntry[] =>
-  (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+const folder = harFolder('recorder-turns-');
+const upstreamOf = upstreamsClosedAfterEach();
 
 /** An upstream that holds its first request until told, and answers the others at once. */
 async function holdingUpstream() {
@@ -71,18 +43,18 @@ describe('the turns of a recorder', () => {
       queueWaitMs: 100,
     });
     try {
-      const first = get(`${recorder.baseUrl}/first`);
+      const first = getText(`${recorder.baseUrl}/first`);
       await upstream.firstArrived;
-      expect((await get(`${recorder.baseUrl}/late`)).status).toBe(504);
+      expect((await getText(`${recorder.baseUrl}/late`)).status).toBe(504);
       // The first exchange still holds the only turn: this one waits and gives up as well.
-      expect((await get(`${recorder.baseUrl}/also-late`)).status).toBe(504);
+      expect((await getText(`${recorder.baseUrl}/also-late`)).status).toBe(504);
       expect(upstream.seen).toEqual(['/marketing/v1/first']);
       upstream.release();
       expect(await first).toEqual({ status: 200, body: '"first"' });
     } finally {
       await recorder.close();
     }
-    expect(entriesOf(out).map((entry) => entry.response.content.text)).toEqual(['"first"']);
+    expect(harEntries(out).map((entry) => entry.response.content.text)).toEqual(['"first"']);
   });
 
   it(`refuses with 503 at once, forwarding nothing, a request past the ${MAX_WAITING} waiting their turn`, async () => {
@@ -96,12 +68,12 @@ describe('the turns of a recorder', () => {
       queueWaitMs: 60_000,
     });
     try {
-      const first = get(`${recorder.baseUrl}/first`);
+      const first = getText(`${recorder.baseUrl}/first`);
       await upstream.firstArrived;
       // One more than may wait: whichever comes last to the recorder is refused, the others wait.
       const sent: Promise<{ status: number; body: string }>[] = [];
       for (let index = 0; index <= MAX_WAITING; index++) {
-        sent.push(get(`${recorder.baseUrl}/waiting`));
+        sent.push(getText(`${recorder.baseUrl}/waiting`));
       }
       const refused = await Promise.race(sent);
       expect(refused.status).toBe(503);
@@ -119,6 +91,6 @@ describe('the turns of a recorder', () => {
     } finally {
       await recorder.close();
     }
-    expect(entriesOf(out)).toHaveLength(MAX_WAITING + 1);
+    expect(harEntries(out)).toHaveLength(MAX_WAITING + 1);
   }, 30_000);
 });

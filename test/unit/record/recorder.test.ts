@@ -1,46 +1,21 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { existsSync, mkdtempSync, renameSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../../src/answer-limit.js';
-import type { HarEntry } from '../../../src/journal/har.js';
 import { startRecorder } from '../../../src/record/recorder.js';
-import { closeUpstream, listenUpstream } from '../../helpers/upstream.js';
+import {
+  getText,
+  harEntries,
+  harFolder,
+  upstreamsClosedAfterEach,
+} from '../../helpers/recorder-files.js';
+import { listenUpstream } from '../../helpers/upstream.js';
 
 /** What the recorder writes of each exchange, and how it starts and stops. */
-const folder = mkdtempSync(join(tmpdir(), 'recorder-unit-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-let upstreams: Server[] = [];
-afterEach(async () => {
-  for (const upstream of upstreams) await closeUpstream(upstream);
-  upstreams = [];
-});
-
-async function upstreamOf(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const upstream = createServer(handler);
-  upstreams.push(upstream);
-  return listenUpstream(upstream);
-}
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const entriesOf = (out: string): HarEntry[] =>
-  (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+const folder = harFolder('recorder-unit-');
+const upstreamOf = upstreamsClosedAfterEach();
 
 describe('startRecorder', () => {
   it('serves HTTPS on 127.0.0.1 by default', async () => {
@@ -71,15 +46,15 @@ describe('startRecorder', () => {
     const recorder = await startRecorder({ upstream, out, https: false });
     const begun = performance.now();
     try {
-      expect((await get(`${recorder.baseUrl}/lists?a=1&a=2&b=x%20y`)).status).toBe(200);
-      await get(`${recorder.baseUrl}/lists`);
-      await get(`${recorder.baseUrl}/broken`);
-      await get(`${recorder.baseUrl}/lists?only=one`);
+      expect((await getText(`${recorder.baseUrl}/lists?a=1&a=2&b=x%20y`)).status).toBe(200);
+      await getText(`${recorder.baseUrl}/lists`);
+      await getText(`${recorder.baseUrl}/broken`);
+      await getText(`${recorder.baseUrl}/lists?only=one`);
     } finally {
       await recorder.close();
     }
     const elapsed = performance.now() - begun;
-    const entries = entriesOf(out);
+    const entries = harEntries(out);
     expect(entries[0]!.request.url).toBe(
       `${upstream.replace('/marketing/v1', '')}/marketing/v1/lists?a=1&a=2&b=x%20y`,
     );
@@ -118,12 +93,12 @@ describe('startRecorder', () => {
     for (let run = 0; run < 2; run++) {
       const recorder = await startRecorder({ upstream, out, https: false });
       try {
-        await get(`${recorder.baseUrl}/lists`);
+        await getText(`${recorder.baseUrl}/lists`);
       } finally {
         await recorder.close();
       }
     }
-    expect(entriesOf(out).map((entry) => entry._id)).toEqual([1, 2]);
+    expect(harEntries(out).map((entry) => entry._id)).toEqual([1, 2]);
   });
 
   it('lets an exchange in flight finish when closed, and records it', async () => {
@@ -139,14 +114,14 @@ describe('startRecorder', () => {
     });
     const out = join(folder, 'in-flight.har');
     const recorder = await startRecorder({ upstream, out, https: false });
-    const got = get(`${recorder.baseUrl}/lists`);
+    const got = getText(`${recorder.baseUrl}/lists`);
     await upstreamHasIt;
     const closed = recorder.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     answer();
     expect(await got).toEqual({ status: 200, body: '"late"' });
     await closed;
-    expect(entriesOf(out).map((entry) => entry.response.content.text)).toEqual(['"late"']);
+    expect(harEntries(out).map((entry) => entry.response.content.text)).toEqual(['"late"']);
   });
 
   it('cuts the connection of a chunked request body past the bound, and records nothing', async () => {
@@ -169,7 +144,7 @@ describe('startRecorder', () => {
     } finally {
       await recorder.close();
     }
-    expect(entriesOf(out)).toEqual([]);
+    expect(harEntries(out)).toEqual([]);
   });
 
   it('refuses an --out it cannot write, saying which and why', async () => {
@@ -189,10 +164,10 @@ describe('startRecorder', () => {
     process.on('warning', warned);
     const recorder = await startRecorder({ upstream, out, https: false });
     try {
-      await get(`${recorder.baseUrl}/lists`);
-      await vi.waitFor(() => expect(entriesOf(out)).toHaveLength(1), { timeout: 10_000 });
+      await getText(`${recorder.baseUrl}/lists`);
+      await vi.waitFor(() => expect(harEntries(out)).toHaveLength(1), { timeout: 10_000 });
       renameSync(own, `${own}.away`);
-      await get(`${recorder.baseUrl}/lists`);
+      await getText(`${recorder.baseUrl}/lists`);
       await vi.waitFor(() => expect(warnings.length).toBeGreaterThan(0), { timeout: 10_000 });
       expect(warnings[0]).toBe(
         `record: cannot write ${out}: its folder does not exist; 1 exchanges wait in memory, tried again in a second.`,
@@ -212,7 +187,7 @@ describe('startRecorder', () => {
       process.off('warning', warned);
       if (existsSync(`${own}.away`)) renameSync(`${own}.away`, own);
     }
-    expect(entriesOf(out)).toHaveLength(1);
+    expect(harEntries(out)).toHaveLength(1);
   });
 
   it('refuses, forwarding and recording nothing, a foreign or doubled Host, a target that is no path, and the control API', async () => {
@@ -255,7 +230,7 @@ describe('startRecorder', () => {
       await recorder.close();
     }
     expect(forwarded).toBe(1);
-    expect(entriesOf(out)).toHaveLength(1);
+    expect(harEntries(out)).toHaveLength(1);
   });
 
   it('keeps the names of cookies both ways and never their values', async () => {
@@ -283,7 +258,7 @@ describe('startRecorder', () => {
     } finally {
       await recorder.close();
     }
-    const [entry] = entriesOf(out);
+    const [entry] = harEntries(out);
     const valuesOf = (headers: { name: string; value: string }[], name: string) =>
       headers.filter((header) => header.name === name).map((header) => header.value);
     expect(valuesOf(entry!.request.headers, 'cookie')).toEqual([
@@ -302,11 +277,11 @@ describe('startRecorder', () => {
     const out = join(folder, 'unreachable.har');
     const recorder = await startRecorder({ upstream, out, https: false });
     try {
-      expect((await get(`${recorder.baseUrl}/lists`)).status).toBe(502);
+      expect((await getText(`${recorder.baseUrl}/lists`)).status).toBe(502);
     } finally {
       await recorder.close();
     }
-    const [entry] = entriesOf(out);
+    const [entry] = harEntries(out);
     const port = new URL(upstream).port;
     const reason = `upstream http://127.0.0.1:${port} could not be reached: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:${port}`;
     expect(entry!.response.status).toBe(502);
@@ -338,18 +313,18 @@ describe('startRecorder', () => {
       queueWaitMs: 200,
     });
     try {
-      const first = get(`${recorder.baseUrl}/lists`);
+      const first = getText(`${recorder.baseUrl}/lists`);
       await firstArrived;
-      const late = await get(`${recorder.baseUrl}/lists`);
+      const late = await getText(`${recorder.baseUrl}/lists`);
       expect(late.status).toBe(504);
       expect(late.body).toContain('this request waited 0.2 s for its turn');
       answerFirst();
       expect(await first).toEqual({ status: 200, body: '"first"' });
-      expect(await get(`${recorder.baseUrl}/lists`)).toEqual({ status: 200, body: '"later"' });
+      expect(await getText(`${recorder.baseUrl}/lists`)).toEqual({ status: 200, body: '"later"' });
     } finally {
       await recorder.close();
     }
-    expect(entriesOf(out).map((entry) => entry.response.content.text)).toEqual([
+    expect(harEntries(out).map((entry) => entry.response.content.text)).toEqual([
       '"first"',
       '"later"',
     ]);
@@ -390,7 +365,7 @@ describe('startRecorder', () => {
     expect(vias[0]).toMatch(
       /^1\.0 corporate-proxy, 1\.1 fake-marketing-server-record-[0-9a-f]{16}$/,
     );
-    expect(entriesOf(out)[0]!.comment).toBe(
+    expect(harEntries(out)[0]!.comment).toBe(
       "The request's body is not recorded: it says Content-Encoding 'gzip' and its bytes are not gzip, so the secrets in it could not be taken out. The answer's body is not recorded: it says Content-Encoding 'gzip' and its bytes are not gzip, so the secrets in it could not be taken out.",
     );
   });
