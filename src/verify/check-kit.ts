@@ -61,6 +61,13 @@ export interface CheckTools {
    * when that list could not be read: then no field can be confirmed verify's.
    */
   readonly fieldsBefore: readonly ListedField[] | undefined;
+  /**
+   * Every custom field name the run has asked to create (POST), whatever the answer; shared by all
+   * its checks. A field listed later that is in neither this nor `fieldsBefore` shows that
+   * `fieldsBefore` did not hold the whole account (or that someone else is writing to it): then
+   * no field can be confirmed verify's, and none is deleted.
+   */
+  readonly fieldNamesAsked: Set<string>;
   /** How many new contacts `writes.contact-cap` may make looking for the maximum (0: it skips). */
   readonly maxNewContacts: number;
   /** A remark that is not a failure: an additive difference, for instance. */

@@ -179,8 +179,10 @@ export async function theRunContact(
  * POSTs a custom field and, whatever the answer, makes sure it does not stay: a field that was
  * created (even by a request the description says fails) is deleted in the run's `finally`.
  * It is deleted by the id GET /customfields lists under its name, never by the id the create
- * answered alone, and only when that id is verify's beyond doubt: listed under its name alone, and
- * neither the id nor the name on the account before the run wrote anything. A service that
+ * answered alone, and only when that id is verify's beyond doubt: listed under its name alone,
+ * neither the id nor the name on the account before the run wrote anything, and nothing listed
+ * that was neither there before nor asked for by the run (else that list was not the whole
+ * account, and the id may be a field it left out). A service that
  * answered, or listed, another field's id would have verify delete a field of the account with all
  * the data stored under it. A field the list does not show under its name is not there; any other
  * is reported as left.
@@ -190,6 +192,7 @@ export async function createField(
   name: string,
   accept: 'application/json' | 'text/xml' = 'application/json',
 ): Promise<Answer> {
+  tools.fieldNamesAsked.add(name);
   const answer = await tools.call({
     method: 'POST',
     path: `/customfields/${encodeURIComponent(name)}`,
@@ -215,11 +218,25 @@ export async function createField(
     if (id === undefined || before === undefined) return false;
     const another = now.some((field) => field.id === id && field.name !== name);
     const there = before.some((field) => field.id === id || field.name === name);
-    if (another || there) return false;
+    if (another || there || !wholeAccountBefore(before, tools.fieldNamesAsked, now)) return false;
     const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
     return deleted.status >= 200 && deleted.status < 300;
   });
   return answer;
+}
+
+/**
+ * Whether the fields read before the run can be trusted as the whole account: every field listed
+ * now is one of them or one the run asked for. A list before the run that left out fields the
+ * account holds (by a fault, a page, or on purpose) would let a field of the account pass for
+ * verify's own.
+ */
+function wholeAccountBefore(
+  before: readonly ListedField[],
+  asked: ReadonlySet<unknown>,
+  now: readonly ListedField[],
+): boolean {
+  return now.every(({ name }) => asked.has(name) || before.some((field) => field.name === name));
 }
 
 /** The fields an answer of GET /customfields lists; undefined when it holds no readable list. */
@@ -245,10 +262,8 @@ export async function listedFieldId(
     path: '/customfields',
     accept: 'application/json',
   });
-  const fields = listed.status === 200 ? tryJson(listed) : undefined;
-  if (!Array.isArray(fields)) return undefined;
-  const field = (fields as ({ name?: unknown; customFieldNameId?: unknown } | null)[]).find(
-    (item) => item?.name === name,
-  );
-  return field ? integerId(field.customFieldNameId) : null;
+  const fields = listedFields(listed);
+  if (fields === undefined) return undefined;
+  const field = fields.find((item) => item.name === name);
+  return field ? field.id : null;
 }

@@ -191,7 +191,7 @@ async function runCheck(
   check: Check,
   options: VerifyOptions,
   run: CheckTools['run'],
-  fieldsBefore: CheckTools['fieldsBefore'],
+  account: Pick<CheckTools, 'fieldsBefore' | 'fieldNamesAsked'>,
   leftBehind: string[],
   hide: (text: string) => string,
 ) {
@@ -214,7 +214,7 @@ async function runCheck(
     serverId: options.serverId,
     key: options.key,
     run,
-    fieldsBefore,
+    ...account,
     maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
       if (notes.length >= MAX_NOTES) {
@@ -314,8 +314,9 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
     const fieldsBefore = checks.some((check) => check.writes)
       ? await fieldsOnTheAccount(options)
       : [];
+    const account = { fieldsBefore, fieldNamesAsked: new Set<string>() };
     for (const check of checks) {
-      results.push(await runCheck(check, options, run, fieldsBefore, leftBehind, hide));
+      results.push(await runCheck(check, options, run, account, leftBehind, hide));
     }
   }
   const count = (status: CheckResult['status']) =>

@@ -64,6 +64,7 @@ export function scriptedTools(
         : options.fieldsBefore === null
           ? undefined
           : options.fieldsBefore,
+    fieldNamesAsked: new Set(),
     maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
       notes.push(text);

@@ -140,6 +140,31 @@ export const WRITE_DRIFTS: readonly Drift[] = [
         : answer,
   }),
   drift({
+    id: 'writes.field-create-id-of-another-after-empty-list',
+    description:
+      "The first GET /customfields answers [] (the list verify reads before it writes), and a created custom field is answered with another field's id (1, FirstName).",
+    section:
+      '4 GET /customfields; 4 POST /customfields/{name} (Response); 2 Custom field (unique id)',
+    requirement: 'R29',
+    // The later lists show FirstName and the rest, which the first did not: that first list was
+    // not the whole account, so no field is confirmed verify's, and FirstName stays. Every field
+    // the run made is left (and reported), so stable-after-write finds the field limit reached.
+    caughtBy: ['writes.field-create'],
+    skips: ['writes.field-delete', 'writes.stable-after-write'],
+    answer: (answer, request, state) => {
+      if (on(request, 'GET', /^\/customfields$/) && answer.status === 200 && !state.has('read')) {
+        state.set('read', true);
+        return mapXml(
+          mapJson(answer, () => []),
+          (text) => text.replace(/<(ArrayOf\w+)>[\s\S]*<\/\1>/, '<$1/>'),
+        );
+      }
+      return on(request, 'POST', CREATE_FIELD) && answer.status < 300
+        ? mapItems(answer, (item) => ({ ...item, customFieldNameId: 1 }))
+        : answer;
+    },
+  }),
+  drift({
     id: 'writes.field-create-type-lowercase',
     description: 'The created custom field answer says customFieldType "string".',
     section: '4 POST /customfields/{name} (Response); 2 Custom field',

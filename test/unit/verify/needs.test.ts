@@ -323,6 +323,7 @@ describe('createField', () => {
           { name: 'F', customFieldNameId: 21 },
         ]),
       ),
+      { fieldsBefore: [{ name: 'FirstName', id: 1 }] },
     );
     await createField(tools, 'F');
     expect(await made[0]?.undo?.()).toBe(true);
@@ -404,12 +405,61 @@ describe('createField', () => {
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
+  it.each([
+    ['a field neither on the list before the run nor asked for', [{ name: 'LastName', id: 2 }]],
+    ['an item the list before the run did not hold', [null]],
+  ])('deletes nothing when the list shows %s, and reports it left', async (_what, others) => {
+    // The list before the run left out fields the account holds (answered [] on purpose, say), and
+    // the new field is listed under the id of one of them: the later list betrays the first.
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 1 }),
+        json(200, [
+          ...others.map((field) => field && { name: field.name, customFieldNameId: field.id }),
+          { name: 'F', customFieldNameId: 1 },
+        ]),
+      ),
+      { fieldsBefore: [] },
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes its own field when the list also shows fields the run asked for, made or not', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [
+          { name: 'E', customFieldNameId: 20 },
+          { name: 'F', customFieldNameId: 21 },
+        ]),
+      ),
+      { fieldsBefore: [] },
+    );
+    // Asked for by an earlier check, and refused: a service that made it anyway lists it.
+    tools.fieldNamesAsked.add('E');
+    await createField(tools, 'F');
+    expect([...tools.fieldNamesAsked]).toEqual(['E', 'F']);
+    expect(await made[0]?.undo?.()).toBe(true);
+    expect(calls.filter(({ method }) => method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: '/customfields/21' },
+    ]);
+  });
+
+  it('counts a name as asked for even when the create is refused', async () => {
+    const { tools } = scriptedTools(() => json(409, {}));
+    await createField(tools, 'EmailAddress');
+    expect([...tools.fieldNamesAsked]).toEqual(['EmailAddress']);
+  });
+
   it('passes over list items that are no object, before and after', async () => {
     const { tools, calls, made } = scriptedTools(
       fieldService(
         json(200, { customFieldNameId: 21 }),
         json(200, [null, { name: 'F', customFieldNameId: 21 }]),
       ),
+      { fieldsBefore: [{ name: undefined, id: undefined }] },
     );
     await createField(tools, 'F');
     expect(await made[0]?.undo?.()).toBe(true);
@@ -472,8 +522,10 @@ describe('createField', () => {
 
   describe('when the answer gives no id', () => {
     const madeWithout = async (listed: Answer, deleted: Answer = json(200, {})) => {
-      const script = scriptedTools((call) =>
-        call.method === 'POST' ? text(200, 'made') : call.method === 'GET' ? listed : deleted,
+      const script = scriptedTools(
+        (call) =>
+          call.method === 'POST' ? text(200, 'made') : call.method === 'GET' ? listed : deleted,
+        { fieldsBefore: [{ name: 'G', id: 1 }] },
       );
       await createField(script.tools, 'F');
       expect(script.made.map(({ what }) => what)).toEqual(['the custom field F']);
