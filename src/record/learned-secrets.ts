@@ -37,18 +37,23 @@ export class LearnedSecrets implements SecretSource {
     for (const secret of known) if (secret.length > 0) this.given.add(secret);
   }
 
-  /** Learns the secrets of one request's credential headers; call it before redacting it. */
-  learn(headers: Headers): void {
+  /**
+   * Learns the secrets of one exchange's credential headers: the request's, and the cookies its
+   * answer sets. Call it before redacting the exchange.
+   */
+  learn(headers: Headers, answerHeaders: Headers = {}): void {
     for (const name of ['authorization', 'proxy-authorization']) {
       for (const one of valuesOf(headers[name])) this.learnCredentials(one);
     }
     // A session's cookies are its credentials: the HAR keeps their names only, and an answer
     // that echoes one (a debug page, an error quoting the request) must not keep its value.
     for (const one of valuesOf(headers.cookie)) {
-      for (const pair of one.split(';')) {
-        const equals = pair.indexOf('=');
-        this.add(pair.slice(equals + 1).trim());
-      }
+      for (const pair of one.split(';')) this.learnCookie(pair);
+    }
+    // A cookie the answer sets is the session's next credential: a login answer may quote it in
+    // its own body, and a client may send it back later outside a Cookie header.
+    for (const one of valuesOf(answerHeaders['set-cookie'])) {
+      this.learnCookie(one.split(';', 1)[0]!);
     }
   }
 
@@ -109,6 +114,23 @@ export class LearnedSecrets implements SecretSource {
     const username = decoded.slice(0, colon);
     if (parseServerId(username) === undefined) this.add(username);
     this.add(decoded.slice(colon + 1));
+  }
+
+  /**
+   * One `name=value` pair (all value without `=`), in each form a server may quote it: as sent,
+   * without the quotes a cookie value may have (RFC 6265 §4.1.1), and percent-decoded, as most
+   * frameworks hand it to the application.
+   */
+  private learnCookie(pair: string): void {
+    const value = pair.slice(pair.indexOf('=') + 1).trim();
+    this.add(value);
+    const unquoted = /^"([\s\S]*)"$/.exec(value)?.[1] ?? value;
+    this.add(unquoted);
+    try {
+      this.add(decodeURIComponent(unquoted));
+    } catch {
+      // Not percent-encoding (a lone `%`): the value has no decoded form.
+    }
   }
 
   private add(secret: string): void {

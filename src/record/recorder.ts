@@ -159,7 +159,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
           // What is not yet on disk is bounded: past it, the turn waits for the next write.
           await file.room();
           nextId += 1;
-          secrets.learn(exchange.requestHeaders);
+          secrets.learn(exchange.requestHeaders, exchange.responseHeaders);
           file.append(exchangeEntry(nextId, exchange, upstream, redactor));
         },
         // The client went away (before its request or its answer was whole), its body was past

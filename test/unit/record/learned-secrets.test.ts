@@ -95,6 +95,55 @@ describe('the keys a recorder learns from one credential header', () => {
     expect(learnedFrom({ cookie: 'empty=; =; ;' })).toEqual([]);
   });
 
+  it('takes a cookie value quoted and percent-encoded in the forms a server hands on', () => {
+    // A framework strips the quotes (RFC 6265 cookie-value) and percent-decodes before its
+    // application quotes the value back.
+    expect(learnedFrom({ cookie: 'sid="QuotedCookie555666"; t=Enc%2BCookie%2F777888' })).toEqual([
+      '"QuotedCookie555666"',
+      'QuotedCookie555666',
+      'Enc%2BCookie%2F777888',
+      'Enc+Cookie/777888',
+    ]);
+    expect(learnedFrom({ cookie: 'q="%22both%22"' })).toEqual([
+      '"%22both%22"',
+      '%22both%22',
+      '"both"',
+    ]);
+    // A lone `%` is no escape: the value as sent only.
+    expect(learnedFrom({ cookie: 'p=100%-sure' })).toEqual(['100%-sure']);
+    // Quotes only at one end are part of the value.
+    expect(learnedFrom({ cookie: 'h="half-quoted' })).toEqual(['"half-quoted']);
+  });
+
+  it('takes the values of the cookies an answer sets, in each form, but none of their attributes', () => {
+    const secrets = new LearnedSecrets();
+    secrets.learn(
+      { authorization: undefined },
+      {
+        'set-cookie': [
+          'sid=LoginSessAAA111222333; Path=/; HttpOnly; Domain=secret-looking.example',
+          'e="Enc%2Bvalue"; Max-Age=60',
+          'bare-set-value',
+        ],
+      },
+    );
+    expect([...secrets.secrets()]).toEqual([
+      'LoginSessAAA111222333',
+      '"Enc%2Bvalue"',
+      'Enc%2Bvalue',
+      'Enc+value',
+      'bare-set-value',
+    ]);
+    // One Set-Cookie as a string, as a client library may give it.
+    const one = new LearnedSecrets();
+    one.learn({}, { 'set-cookie': 'only=one-set-cookie; Secure' });
+    expect([...one.secrets()]).toEqual(['one-set-cookie']);
+    // An answer's Cookie or Authorization is nothing the client sent: not a credential to learn.
+    const neither = new LearnedSecrets();
+    neither.learn({}, { cookie: 'c=answer-cookie', authorization: 'Bearer answer-token' });
+    expect([...neither.secrets()]).toEqual([]);
+  });
+
   it('takes the token of another scheme without the whitespace around it', () => {
     expect(learnedFrom({ authorization: '  Bearer    spaced-key  ' })).toEqual(['spaced-key']);
     expect(learnedFrom({ authorization: 'Bearer\tkey\tafter-tab' })).toEqual(['key\tafter-tab']);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, renameSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -268,6 +268,62 @@ describe('startRecorder', () => {
       'sid=<redacted>; Path=/; HttpOnly',
       '<redacted>; Path=/',
     ]);
+  });
+
+  it('hides a session cookie wherever it comes back: quoted by the answer that sets it, sent later in a body, echoed unquoted or decoded', async () => {
+    const upstream = await upstreamOf((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        if (req.url?.endsWith('/login')) {
+          res.writeHead(200, { 'set-cookie': 'sid=LoginSessAAA111222333; Path=/; HttpOnly' });
+          res.end(JSON.stringify({ session: 'LoginSessAAA111222333' }));
+          return;
+        }
+        // Each cookie value as a framework hands it on: unquoted, percent-decoded.
+        const values = (req.headers.cookie ?? '')
+          .split(';')
+          .filter((pair) => pair.includes('='))
+          .map((pair) => decodeURIComponent(pair.split('=')[1]!.trim().replace(/^"|"$/g, '')));
+        res.end(JSON.stringify({ message: `unknown session ${values.join(', ')}`, got: body }));
+      });
+    });
+    const out = join(folder, 'session-cookies.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    const send = (path: string, headers: Record<string, string>, body = '') =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(
+          `${recorder.baseUrl}${path}`,
+          { method: body ? 'POST' : 'GET', agent: false, headers },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              text += chunk;
+            });
+            res.on('end', () => resolve(text));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      // The client gets every answer as the upstream sent it: only the HAR is redacted.
+      expect(await send('/login', {})).toContain('LoginSessAAA111222333');
+      await send('/lists', { 'content-type': 'text/plain' }, 'session=LoginSessAAA111222333');
+      expect(
+        await send('/lists', { cookie: 'sid="QuotedCookie555666"; t=Enc%2BCookie%2F777888' }),
+      ).toContain('QuotedCookie555666, Enc+Cookie/777888');
+    } finally {
+      await recorder.close();
+    }
+    const har = readFileSync(out, 'utf8');
+    expect(harEntries(out)).toHaveLength(3);
+    for (const secret of ['LoginSessAAA111222333', 'QuotedCookie555666', 'Enc+Cookie/777888'])
+      expect(har, secret).not.toContain(secret);
   });
 
   it('records an upstream it cannot reach as a 502, saying why in the comment', async () => {
