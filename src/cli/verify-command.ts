@@ -156,7 +156,12 @@ export async function runVerifyCommand(
   if (command === 'import') {
     if (values.har !== undefined) throw new UsageError('--har goes with verify, not import.');
     if (typeof values.out !== 'string') throw new UsageError('import needs --out <seed.json>.');
-    const seed = await importSeed({ ...where, keepKey: values['keep-key'] === true });
+    const hidden: string[] = [];
+    const seed = await importSeed({
+      ...where,
+      keepKey: values['keep-key'] === true,
+      onKeyHidden: (place) => hidden.push(place),
+    });
     // The seed holds the key with --keep-key: the file is its owner's alone either way.
     const out = values.out;
     writeOut(out, () =>
@@ -168,6 +173,11 @@ export async function runVerifyCommand(
         'No contacts: the API cannot list them.\n' +
         (values['keep-key'] ? '' : 'The key is not in the file (--keep-key to write it).\n'),
     );
+    // The account's own data held the key: the seed says [redacted] there, unlike the account.
+    if (hidden.length > 0)
+      process.stderr.write(
+        `The account's data held the key; the seed has [redacted] in its place at ${hidden.join(', ')}.\n`,
+      );
     return EXIT_PASS;
   }
   plan(allowWrites, only);

@@ -4,6 +4,7 @@ import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
 import { jsonDepthExceeds } from '../json-depth.js';
 import { printable } from '../printable.js';
+import { REDACTED } from '../redaction/secret-forms.js';
 import { send, type Target, UnusableAnswerError } from './http-client.js';
 import { checkTarget, keyHider } from './verify.js';
 
@@ -11,7 +12,16 @@ import { checkTarget, keyHider } from './verify.js';
 export interface ImportOptions extends Target {
   /** Write the key into the seed too; default false: keys stay out of files unless asked. */
   keepKey?: boolean;
+  /**
+   * Without `keepKey`, told of each value of the account that held the key (in any form the
+   * journal redacts: as is, base64 of `id:key`, URL-escaped...), written as `[redacted]` instead:
+   * `GET /lists item 2: name`. The seed holds no key either way.
+   */
+  onKeyHidden?: (where: string) => void;
 }
+
+/** What a seed holds where the account's data held the key. */
+const KEY_PLACEHOLDER = '[redacted]';
 
 /** The deepest an answer may nest, as verify reads answers. */
 const MAX_ANSWER_DEPTH = 100;
@@ -88,12 +98,35 @@ export async function importSeed(options: ImportOptions): Promise<Seed> {
     options,
     '/content',
   );
+  // An account's own data may hold the key (a list named after it, a service echoing it): without
+  // --keep-key, the seed must not, whatever the account holds.
+  const hide = options.keepKey ? undefined : keyHider(options.key);
+  const copied = <T extends object, K extends keyof T>(
+    path: string,
+    items: readonly T[],
+    keys: readonly K[],
+  ): Pick<T, K>[] =>
+    items.map((item, index) => {
+      const copy = {} as Pick<T, K>;
+      for (const key of keys) {
+        const value = item[key];
+        const hidden = hide && typeof value === 'string' ? hide(value) : value;
+        if (hidden === value) {
+          copy[key] = value;
+          continue;
+        }
+        options.onKeyHidden?.(`GET ${path} item ${index}: ${String(key)}`);
+        // In brackets, not the journal's `<redacted>`: a field name may hold no `<` or `>`.
+        copy[key] = (hidden as string).replaceAll(REDACTED, KEY_PLACEHOLDER) as T[K];
+      }
+      return copy;
+    });
   const server: ServerSeed = {
     serverId: options.serverId,
     ...(options.keepKey ? { key: options.key } : {}),
-    customFields: fields.map(({ customFieldNameId, name }) => ({ customFieldNameId, name })),
-    lists: lists.map(({ id, name }) => ({ id, name })),
-    content: content.map(({ id, name, created, updated }) => ({ id, name, created, updated })),
+    customFields: copied('/customfields', fields, ['customFieldNameId', 'name']),
+    lists: copied('/lists', lists, ['id', 'name']),
+    content: copied('/content', content, ['id', 'name', 'created', 'updated']),
   };
   const seed: Seed = { servers: [server] };
   // The seed rules themselves: an account the fake could not hold is a SeedError here, not later.

@@ -404,6 +404,24 @@ describe('import: a seed from the account', () => {
     expect(JSON.parse(readFileSync(out, 'utf8')).servers[0].key).toBe(KEY);
   });
 
+  it('says where the account held the key it kept out of the seed', async () => {
+    fake.seed({ servers: [{ serverId: SERVER_ID, lists: [{ id: 7, name: `Copy of ${KEY}` }] }] });
+    try {
+      const out = join(folder, 'seed-with-key-name.json');
+      const { code, stdout, stderr } = await run([...account(), '--out', out], 'import');
+      expect(code).toBe(EXIT_PASS);
+      expect(stdout).toContain('The key is not in the file (--keep-key to write it).\n');
+      expect(stderr).toBe(
+        "The account's data held the key; the seed has [redacted] in its place at GET /lists item 2: name.\n",
+      );
+      const seed = readFileSync(out, 'utf8');
+      expect(seed).not.toContain(KEY);
+      expect(seed).toContain('"Copy of [redacted]"');
+    } finally {
+      fake.reset();
+    }
+  });
+
   it('an --out it cannot write is usage (exit 2) saying why, for the seed and for a report', async () => {
     const taken = join(folder, 'a-folder');
     mkdirSync(taken, { recursive: true });

@@ -75,6 +75,57 @@ describe('importing an account into a seed', () => {
     });
   });
 
+  it('writes no key the account holds, in any form, unless asked to keep it, and says where', async () => {
+    const base64 = Buffer.from(`${SERVER_ID}:${KEY}`).toString('base64');
+    const answers = {
+      '/lists': [
+        200,
+        JSON.stringify([
+          { id: 3, name: `News ${KEY}` },
+          { id: 4, name: `Echo ${base64}` },
+          { id: 5, name: 'Plain' },
+        ]),
+      ] as [number, string],
+      '/customfields': [
+        200,
+        JSON.stringify([{ customFieldNameId: 2, name: encodeURIComponent(KEY) }]),
+      ] as [number, string],
+    };
+    const hidden: string[] = [];
+    const seed = await importSeed({
+      baseUrl: await serve(answers),
+      serverId: SERVER_ID,
+      key: KEY,
+      onKeyHidden: (where) => hidden.push(where),
+    });
+    expect(JSON.stringify(seed)).not.toContain(KEY);
+    expect(JSON.stringify(seed)).not.toContain(base64);
+    expect(seed.servers[0]?.lists).toEqual([
+      { id: 3, name: 'News [redacted]' },
+      { id: 4, name: 'Echo [redacted]' },
+      { id: 5, name: 'Plain' },
+    ]);
+    expect(seed.servers[0]?.customFields).toEqual([{ customFieldNameId: 2, name: '[redacted]' }]);
+    expect(hidden).toEqual([
+      'GET /customfields item 0: name',
+      'GET /lists item 0: name',
+      'GET /lists item 1: name',
+    ]);
+    // With the key kept, the account's data is copied as it is.
+    await closeUpstream(server!);
+    const kept: string[] = [];
+    const whole = await importSeed({
+      baseUrl: await serve(answers),
+      serverId: SERVER_ID,
+      key: KEY,
+      keepKey: true,
+      onKeyHidden: (where) => kept.push(where),
+    });
+    expect(whole.servers[0]?.lists?.[0]?.name).toBe(`News ${KEY}`);
+    expect(whole.servers[0]?.key).toBe(KEY);
+    expect(kept).toEqual([]);
+  });
+
   it('imports content the service lists without its times: the seed rules date it', async () => {
     const seed = await importFrom({ '/content': [200, JSON.stringify([{ id: 1, name: 'A' }])] });
     expect(seed.servers[0]?.content).toEqual([{ id: 1, name: 'A' }]);
