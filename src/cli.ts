@@ -87,11 +87,15 @@ async function main(): Promise<void> {
         fail(`${error.message}\nRun with record --help for the options.`, EXIT_USAGE);
       throw error;
     }
-    if (recorder)
+    if (recorder) {
+      // A continued file's entries are not this run's: the count says what this run wrote.
+      const already = recorder.entries;
       onStopSignal(
         () => recorder.close(),
-        () => `Wrote ${recorder.entries} exchanges to ${recorder.out}\n`,
+        () =>
+          `Wrote ${recorder.entries - already} exchanges to ${recorder.out}${already > 0 ? ` (${recorder.entries} in the file)` : ''}\n`,
       );
+    }
     return;
   }
   let config: ReturnType<typeof parseCommandLine>;

@@ -107,6 +107,9 @@ describe('record: a long recording of answers at the bound', () => {
     answers.push(await bodyLength(`${second.baseUrl}/lists`));
     second.child.kill('SIGTERM');
     const continued = await second.exited;
+    expect(second.stdout()).toContain(
+      `Wrote 1 exchanges to ${out} (${SEQUENTIAL + AT_ONCE + 1} in the file)`,
+    );
     for (const { code, stderr } of [ended, continued]) {
       expect(stderr).not.toContain('RangeError');
       expect(code).toBe(0);

@@ -285,6 +285,40 @@ describe('fake-marketing-server record (the CLI)', () => {
     });
   }
 
+  it('counts what this run wrote, and what the file holds when it continued one', async () => {
+    const out = harPath();
+    const said: string[] = [];
+    for (const requests of [2, 1]) {
+      const cli = spawnCli([
+        'record',
+        '--upstream',
+        fake.baseUrl,
+        '--http',
+        '--port',
+        '0',
+        '--out',
+        out,
+      ]);
+      const deadline = Date.now() + 10_000;
+      while (!cli.output().includes('Press Ctrl+C to stop.')) {
+        if (cli.child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`record did not start: ${(await cli.exited).stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const baseUrl = /Base URL\s+(\S+)/.exec(cli.output())?.[1] as string;
+      for (let n = 0; n < requests; n++)
+        await send({ baseUrl, serverId: SERVER_ID, key: KEY }, { method: 'GET', path: '/lists' });
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited).code).toBe(0);
+      said.push(/Wrote .*/.exec(cli.output())?.[0] ?? '');
+    }
+    expect(said).toEqual([
+      `Wrote 2 exchanges to ${out}`,
+      `Wrote 1 exchanges to ${out} (3 in the file)`,
+    ]);
+    expect(readHar(out).log.entries).toHaveLength(3);
+  });
+
   it.each([
     [[], '--upstream <base URL> is required.'],
     [
