@@ -1,31 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { HarEntry } from '../../../src/journal/har.js';
+import { describe, expect, it, vi } from 'vitest';
 import { startRecorder } from '../../../src/record/recorder.js';
-import { closeUpstream, listenUpstream } from '../../helpers/upstream.js';
+import { harEntries, harFolder, upstreamsClosedAfterEach } from '../../helpers/recorder-files.js';
 
 /** What close() waits for. */
-const folder = mkdtempSync(join(tmpdir(), 'recorder-close-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-let upstreams: Server[] = [];
-afterEach(async () => {
-  for (const upstream of upstreams) await closeUpstream(upstream);
-  upstreams = [];
-});
-
-const entriesOf = (out: string): HarEntry[] =>
-  (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+const folder = harFolder('recorder-close-');
+const upstreamOf = upstreamsClosedAfterEach();
 
 describe('closing a recorder', () => {
   it('waits for the exchange of a request a kept-alive connection sent during close', async () => {
     const answers = new Map<string, () => void>();
     const upstreamClosed: string[] = [];
-    const upstream = createServer((req, res) => {
+    const base = await upstreamOf((req, res) => {
       req.resume();
       const url = req.url ?? '';
       answers.set(url, () => res.end(`"${url}"`));
@@ -33,8 +20,6 @@ describe('closing a recorder', () => {
         if (!res.writableEnded) upstreamClosed.push(url);
       });
     });
-    upstreams.push(upstream);
-    const base = await listenUpstream(upstream);
     const out = join(folder, 'kept-alive.har');
     const recorder = await startRecorder({ upstream: base, out, https: false });
     const { port } = new URL(recorder.url);
@@ -64,7 +49,7 @@ describe('closing a recorder', () => {
       socket.destroy();
     }
     expect(upstreamClosed).toEqual([]);
-    expect(entriesOf(out).map((entry) => entry.response.content.text)).toContain(
+    expect(harEntries(out).map((entry) => entry.response.content.text)).toContain(
       '"/marketing/v1/first"',
     );
   });

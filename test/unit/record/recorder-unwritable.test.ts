@@ -1,39 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import type { HarEntry } from '../../../src/journal/har.js';
+import { describe, expect, it, vi } from 'vitest';
 import { HarFile, HarWriteError, MAX_UNWRITTEN_BYTES } from '../../../src/record/har-file.js';
 import { startRecorder } from '../../../src/record/recorder.js';
-import { closeUpstream, listenUpstream } from '../../helpers/upstream.js';
+import {
+  getText,
+  harEntries,
+  harFolder,
+  upstreamsClosedAfterEach,
+} from '../../helpers/recorder-files.js';
 
 /** A recorder whose HAR cannot be written takes exchanges only while it can keep them. */
-const folder = mkdtempSync(join(tmpdir(), 'recorder-unwritable-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-let upstreams: Server[] = [];
-afterEach(async () => {
-  for (const upstream of upstreams) await closeUpstream(upstream);
-  upstreams = [];
-});
-
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const entriesOf = (out: string): HarEntry[] =>
-  (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+const folder = harFolder('recorder-unwritable-');
+const upstreamOf = upstreamsClosedAfterEach();
 
 /** Two of these answers fill the entries that may wait for a write. */
 const HALF_FULL = Buffer.alloc(MAX_UNWRITTEN_BYTES / 2 + 1024, 'a');
@@ -46,7 +25,7 @@ describe('a recorder whose HAR cannot be written', () => {
     const held = new Promise<void>((resolve) => {
       heldArrived = resolve;
     });
-    const server = createServer((req, res) => {
+    const upstream = await upstreamOf((req, res) => {
       req.resume();
       seen.push(req.url ?? '');
       if (req.url?.endsWith('/held')) {
@@ -55,8 +34,6 @@ describe('a recorder whose HAR cannot be written', () => {
       } else if (req.url?.endsWith('/large')) res.end(HALF_FULL);
       else res.end('"small"');
     });
-    upstreams.push(server);
-    const upstream = await listenUpstream(server);
     const own = mkdtempSync(join(folder, 'moved-'));
     const out = join(own, 'unwritable.har');
     const warnings: string[] = [];
@@ -71,13 +48,13 @@ describe('a recorder whose HAR cannot be written', () => {
     });
     try {
       renameSync(own, `${own}.away`);
-      expect((await get(`${recorder.baseUrl}/large`)).status).toBe(200);
+      expect((await getText(`${recorder.baseUrl}/large`)).status).toBe(200);
       await vi.waitFor(() => expect(warnings.length).toBeGreaterThan(0), { timeout: 10_000 });
       // Half the bound waits: one more exchange is still taken. It holds the only turn while
       // another request waits for it.
-      const heldAnswer = get(`${recorder.baseUrl}/held`);
+      const heldAnswer = getText(`${recorder.baseUrl}/held`);
       await held;
-      const waited = get(`${recorder.baseUrl}/waited`);
+      const waited = getText(`${recorder.baseUrl}/waited`);
       await new Promise((resolve) => setTimeout(resolve, 100));
       answerHeld();
       expect((await heldAnswer).status).toBe(200);
@@ -88,7 +65,7 @@ describe('a recorder whose HAR cannot be written', () => {
         `fake-marketing-server record: the HAR cannot be written: its folder does not exist (${out}); the exchanges waiting to be written have reached their bound, so this request was neither forwarded nor recorded: retry it once the HAR can be written.`,
       );
       // And one that comes now is refused before it waits.
-      const refused = await get(`${recorder.baseUrl}/now`);
+      const refused = await getText(`${recorder.baseUrl}/now`);
       expect(refused.status).toBe(503);
       expect(refused.body).toBe(refusedAfterWaiting.body);
       expect(seen).toEqual(['/marketing/v1/large', '/marketing/v1/held']);
@@ -97,7 +74,7 @@ describe('a recorder whose HAR cannot be written', () => {
       if (existsSync(`${own}.away`)) renameSync(`${own}.away`, own);
       await recorder.close();
     }
-    expect(entriesOf(out)).toHaveLength(2);
+    expect(harEntries(out)).toHaveLength(2);
   }, 30_000);
 
   it('refuses at once, never waiting for a turn, while every turn is taken', async () => {
@@ -107,14 +84,12 @@ describe('a recorder whose HAR cannot be written', () => {
       heldArrived = resolve;
     });
     const seen: string[] = [];
-    const server = createServer((req, res) => {
+    const upstream = await upstreamOf((req, res) => {
       req.resume();
       seen.push(req.url ?? '');
       answerHeld = () => res.end('"held"');
       heldArrived();
     });
-    upstreams.push(server);
-    const upstream = await listenUpstream(server);
     const out = join(folder, 'every-turn-taken.har');
     const recorder = await startRecorder({
       upstream,
@@ -125,11 +100,11 @@ describe('a recorder whose HAR cannot be written', () => {
     });
     const refusal = vi.spyOn(HarFile.prototype, 'refusal', 'get');
     try {
-      const heldAnswer = get(`${recorder.baseUrl}/held`);
+      const heldAnswer = getText(`${recorder.baseUrl}/held`);
       await held;
       // The HAR stops taking exchanges while the only turn is taken.
       refusal.mockReturnValue(new HarWriteError(out, 'the disk is full'));
-      const refused = await get(`${recorder.baseUrl}/now`);
+      const refused = await getText(`${recorder.baseUrl}/now`);
       expect(refused.status).toBe(503);
       expect(JSON.parse(refused.body).message).toContain(
         'the HAR cannot be written: the disk is full',
@@ -142,6 +117,6 @@ describe('a recorder whose HAR cannot be written', () => {
       refusal.mockRestore();
       await recorder.close();
     }
-    expect(entriesOf(out)).toHaveLength(1);
+    expect(harEntries(out)).toHaveLength(1);
   });
 });
