@@ -68,6 +68,12 @@ export interface CheckTools {
    * no field can be confirmed verify's, and none is deleted.
    */
   readonly fieldNamesAsked: Set<string>;
+  /**
+   * The fields the run's checks deleted themselves (a 2xx to DELETE by the id the list confirmed),
+   * by name: a field no later list shows is gone only if it is here. Else the service said it
+   * made the field and then does not list it, and it is reported as left.
+   */
+  readonly fieldNamesDeleted: Set<string>;
   /** How many new contacts `writes.contact-cap` may make looking for the maximum (0: it skips). */
   readonly maxNewContacts: number;
   /** A remark that is not a failure: an additive difference, for instance. */

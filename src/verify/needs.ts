@@ -70,13 +70,16 @@ export async function addAContact(tools: CheckTools, address: string) {
     accept: 'application/json',
     body: { emailAddress: address },
   });
-  if (answer.status >= 200 && answer.status < 300) {
-    tools.made(`the contact ${address} (contacts cannot be deleted through the API)`);
-  }
   const contactId =
     answer.status === 200
       ? integerId((tryJson(answer) as { contactId?: unknown } | undefined)?.contactId)
       : undefined;
+  if (answer.status >= 200 && answer.status < 300) {
+    // The id the checks then write by, in the report: no method reads a contact back, so only
+    // its reader can tell that a service answered a customer's id (1, say) for a new address.
+    const id = contactId === undefined ? '' : `id ${contactId} as the service answered it; `;
+    tools.made(`the contact ${address} (${id}contacts cannot be deleted through the API)`);
+  }
   return { listId, path, answer, contactId };
 }
 
@@ -184,8 +187,8 @@ export async function theRunContact(
  * that was neither there before nor asked for by the run (else that list was not the whole
  * account, and the id may be a field it left out). A service that
  * answered, or listed, another field's id would have verify delete a field of the account with all
- * the data stored under it. A field the list does not show under its name is not there; any other
- * is reported as left.
+ * the data stored under it. A field the list does not show under its name is gone when the run
+ * deleted it itself ({@link deleteField}); any other is reported as left.
  */
 export async function createField(
   tools: CheckTools,
@@ -211,8 +214,9 @@ export async function createField(
     const now = listedFields(listed);
     if (now === undefined) return false;
     const ours = now.filter((field) => field.name === name);
-    // Not listed under its name: not there (never made, or the check deleted it already).
-    if (ours.length === 0) return true;
+    // Not listed under its name: gone if the check deleted it; else the list does not show what
+    // the service said it made (a list that lags or lies), and it is reported as left.
+    if (ours.length === 0) return tools.fieldNamesDeleted.has(name);
     const id = ours.length === 1 ? ours[0]!.id : undefined;
     const before = tools.fieldsBefore;
     if (id === undefined || before === undefined) return false;
@@ -223,6 +227,16 @@ export async function createField(
     return deleted.status >= 200 && deleted.status < 300;
   });
   return answer;
+}
+
+/**
+ * DELETEs a field the check made, by the id the list confirmed under its name; a 2xx marks it
+ * deleted, so the run's clean-up does not report it left when no list shows it.
+ */
+export async function deleteField(tools: CheckTools, name: string, id: number): Promise<Answer> {
+  const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
+  if (deleted.status >= 200 && deleted.status < 300) tools.fieldNamesDeleted.add(name);
+  return deleted;
 }
 
 /**

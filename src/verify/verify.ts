@@ -191,7 +191,7 @@ async function runCheck(
   check: Check,
   options: VerifyOptions,
   run: CheckTools['run'],
-  account: Pick<CheckTools, 'fieldsBefore' | 'fieldNamesAsked'>,
+  account: Pick<CheckTools, 'fieldsBefore' | 'fieldNamesAsked' | 'fieldNamesDeleted'>,
   leftBehind: string[],
   hide: (text: string) => string,
 ) {
@@ -314,7 +314,11 @@ export async function verifyService(options: VerifyOptions): Promise<VerifyRepor
     const fieldsBefore = checks.some((check) => check.writes)
       ? await fieldsOnTheAccount(options)
       : [];
-    const account = { fieldsBefore, fieldNamesAsked: new Set<string>() };
+    const account = {
+      fieldsBefore,
+      fieldNamesAsked: new Set<string>(),
+      fieldNamesDeleted: new Set<string>(),
+    };
     for (const check of checks) {
       results.push(await runCheck(check, options, run, account, leftBehind, hide));
     }

@@ -42,6 +42,15 @@ function own() {
   return { fields: fields.filter(({ name }) => name.length > 1), contacts };
 }
 
+/** The names of the fields a run made that are on the account now (FmsVerify..., or one letter). */
+function runsFields(): string[] {
+  return running.fake
+    .server(SERVER_ID)
+    .customFields()
+    .map(({ name }) => name)
+    .filter((name) => name.startsWith('FmsVerify') || name.length === 1);
+}
+
 async function runWith(drift: Drift | undefined, allowWrites = true) {
   running.fake.reset();
   const seeded = own();
@@ -56,6 +65,11 @@ async function runWith(drift: Drift | undefined, allowWrites = true) {
   });
   // Whatever the service answers, verify deletes, removes and unsubscribes only what it made.
   expect(own(), drift?.id).toEqual(seeded);
+  // And every field of its own still on the account is in the report, as left.
+  const unreported = runsFields().filter(
+    (name) => !report.leftBehind.some((line) => line.startsWith(`the custom field ${name} (`)),
+  );
+  expect(unreported, `${drift?.id}: fields left and not reported`).toEqual([]);
   const ids = (status: string) =>
     report.results.filter((result) => result.status === status).map((result) => result.id);
   return { report, failed: ids('fail'), skipped: ids('skipped'), errors: ids('error') };
@@ -70,9 +84,11 @@ describe('verify drift suite', () => {
     expect(said(report)).toMatchSnapshot();
     expect(report.leftBehind).toEqual([
       expect.stringMatching(
-        /^the contact fms-verify-[0-9a-f]{12}-2@example\.com \(contacts cannot/,
+        /^the contact fms-verify-[0-9a-f]{12}-2@example\.com \(id \d+ as the service answered it; contacts cannot/,
       ),
-      expect.stringMatching(/^the contact fms-verify-[0-9a-f]{12}@example\.com \(contacts cannot/),
+      expect.stringMatching(
+        /^the contact fms-verify-[0-9a-f]{12}@example\.com \(id \d+ as the service answered it; contacts cannot/,
+      ),
       expect.stringMatching(/is unsubscribed/),
       // The fake's cap is 10 with 3 seeded: 5 more reach it after the run's two.
       expect.stringMatching(

@@ -59,10 +59,11 @@ describe('verifyService against this fake', () => {
     expect(report.exitCode).toBe(0);
     const address = /fms-verify-[0-9a-f]{12}@example\.com/.exec(report.leftBehind.join(' '))![0];
     const second = address.replace('@', '-2@');
+    const idOf = (email: string) => fake.server(SERVER_ID).contact(email)?.contactId;
     // Undone in reverse order of making: the second address, made to tell the ids apart, first.
     expect(report.leftBehind).toEqual([
-      `the contact ${second} (contacts cannot be deleted through the API)`,
-      `the contact ${address} (contacts cannot be deleted through the API)`,
+      `the contact ${second} (id ${idOf(second)} as the service answered it; contacts cannot be deleted through the API)`,
+      `the contact ${address} (id ${idOf(address)} as the service answered it; contacts cannot be deleted through the API)`,
       `the contact ${address} is unsubscribed (no method moves it out of Unsubscribed)`,
     ]);
     expect(address).toMatch(/^fms-verify-[0-9a-f]{12}@example\.com$/);
@@ -125,11 +126,12 @@ describe('verifyService against this fake', () => {
       got: 'no 403 within 1 new contact(s): the maximum is further (give a larger --max-new-contacts, or an account nearer its maximum)',
     });
     const tag = /fms-verify-([0-9a-f]{12})-cap1@/.exec(report.leftBehind[0]!)![1]!;
+    const idOf = (email: string) => roomy.server(SERVER_ID).contact(email)?.contactId;
     // Undone in reverse order of making: the one made last is listed first.
     expect(report.leftBehind).toEqual([
       `1 contact(s) fms-verify-${tag}-cap1@example.com (contacts cannot be deleted through the API)`,
-      `the contact fms-verify-${tag}@example.com (contacts cannot be deleted through the API)`,
-      `the contact fms-verify-${tag}-2@example.com (contacts cannot be deleted through the API)`,
+      `the contact fms-verify-${tag}@example.com (id ${idOf(`fms-verify-${tag}@example.com`)} as the service answered it; contacts cannot be deleted through the API)`,
+      `the contact fms-verify-${tag}-2@example.com (id ${idOf(`fms-verify-${tag}-2@example.com`)} as the service answered it; contacts cannot be deleted through the API)`,
     ]);
     expect(roomy.server(SERVER_ID).contact(`fms-verify-${tag}-cap1@example.com`)?.listIds).toEqual(
       [],
@@ -154,9 +156,11 @@ describe('verifyService against this fake', () => {
       got: '403 after 0 new contact(s), in JSON and XML; an existing contact is still added',
     });
     expect(report.leftBehind).toEqual([
-      expect.stringMatching(/^the contact fms-verify-[0-9a-f]{12}@example\.com \(contacts cannot/),
       expect.stringMatching(
-        /^the contact fms-verify-[0-9a-f]{12}-2@example\.com \(contacts cannot/,
+        /^the contact fms-verify-[0-9a-f]{12}@example\.com \(id \d+ as the service answered it; contacts cannot/,
+      ),
+      expect.stringMatching(
+        /^the contact fms-verify-[0-9a-f]{12}-2@example\.com \(id \d+ as the service answered it; contacts cannot/,
       ),
     ]);
     expect(full.server(SERVER_ID).contacts()).toHaveLength(5);

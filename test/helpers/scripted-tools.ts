@@ -65,6 +65,7 @@ export function scriptedTools(
           ? undefined
           : options.fieldsBefore,
     fieldNamesAsked: new Set(),
+    fieldNamesDeleted: new Set(),
     maxNewContacts: options.maxNewContacts ?? 0,
     note: (text) => {
       notes.push(text);

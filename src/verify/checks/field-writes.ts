@@ -8,7 +8,7 @@ import {
   tryJson,
 } from '../check-kit.js';
 import { expectErrorFormat, expectMessage, FORMATS, formatLabel } from '../error-answers.js';
-import { createField, listedFieldId } from '../needs.js';
+import { createField, deleteField, listedFieldId } from '../needs.js';
 import { expectObject } from '../shapes.js';
 import { FIELD_RULES } from './fields.js';
 
@@ -143,7 +143,7 @@ export const FIELD_WRITE_CHECKS: readonly Check[] = [
         throw new Skip(
           `GET /customfields does not list the id ${id} the create answered under the name ${name} (${listed === null ? 'the name is not listed' : listed === undefined ? 'the list or its id cannot be read' : `it lists id ${listed}`}): verify deletes only a field it can confirm it made (writes.field-create judges those answers)`,
         );
-      const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
+      const deleted = await deleteField(tools, name, id);
       expectStatus(deleted, 204);
       for (const accept of FORMATS) {
         const what = `again: ${formatLabel(accept)}`;

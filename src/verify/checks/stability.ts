@@ -7,7 +7,7 @@ import {
   tryJson,
 } from '../check-kit.js';
 import type { Answer } from '../http-client.js';
-import { createField, integerId } from '../needs.js';
+import { createField, deleteField, integerId } from '../needs.js';
 
 /** What one read of a collection shows that must not change: each id and a value tied to it. */
 interface Snapshot {
@@ -158,7 +158,7 @@ export const STABILITY_WRITE_CHECKS: readonly Check[] = [
           after[1]!.answer,
         );
       }
-      const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
+      const deleted = await deleteField(tools, name, id);
       expectStatus(deleted, '2xx', 'delete: ');
       expectSame(before, await snapshots(tools), 'after it was deleted');
       return 'ids and what they name unchanged by a field created and deleted';

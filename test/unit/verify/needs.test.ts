@@ -6,6 +6,7 @@ import {
   aListId,
   collection,
   createField,
+  deleteField,
   integerId,
   listedFieldId,
   theRunContact,
@@ -154,8 +155,8 @@ describe('addTheRunContact', () => {
       })),
     );
     expect(made.map(({ what }) => what)).toEqual([
-      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
-      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (id 9 as the service answered it; contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} (id 10 as the service answered it; contacts cannot be deleted through the API)`,
       `the contact ${FIRST} on list 7`,
       `the contact ${SECOND} on list 7`,
     ]);
@@ -332,16 +333,47 @@ describe('createField', () => {
     ]);
   });
 
-  it('takes it as gone, deleting nothing, when the list does not hold its name, whatever id the create answered', async () => {
+  it('deletes nothing when the list does not hold its name, whatever id the create answered, and reports it left', async () => {
+    // The service said it made the field and does not list it (a list that lags, or lies): it
+    // may well be there, so it is no "nothing left".
     const { tools, calls, made } = scriptedTools(
       fieldService(
         json(200, { customFieldNameId: 1 }),
         json(200, [{ name: 'FirstName', customFieldNameId: 1 }]),
       ),
+      { fieldsBefore: [{ name: 'FirstName', id: 1 }] },
     );
     await createField(tools, 'F');
-    expect(await made[0]?.undo?.()).toBe(true);
+    expect(await made[0]?.undo?.()).toBe(false);
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('takes it as gone when the list does not hold it and the check deleted it itself', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(json(200, { customFieldNameId: 21 }), json(200, []), json(204, null)),
+    );
+    await createField(tools, 'F');
+    expect((await deleteField(tools, 'F', 21)).status).toBe(204);
+    expect([...tools.fieldNamesDeleted]).toEqual(['F']);
+    expect(await made[0]?.undo?.()).toBe(true);
+    expect(calls.filter(({ method }) => method === 'DELETE')).toEqual([
+      { method: 'DELETE', path: '/customfields/21' },
+    ]);
+  });
+
+  it.each([404, 500, 199, 300])(
+    'does not mark a field deleted when its DELETE answers %i',
+    async (status) => {
+      const { tools } = scriptedTools(() => json(status, {}));
+      expect((await deleteField(tools, 'F', 21)).status).toBe(status);
+      expect([...tools.fieldNamesDeleted]).toEqual([]);
+    },
+  );
+
+  it.each([200, 299])('marks a field deleted when its DELETE answers %i', async (status) => {
+    const { tools } = scriptedTools(() => json(status, {}));
+    await deleteField(tools, 'F', 21);
+    expect([...tools.fieldNamesDeleted]).toEqual(['F']);
   });
 
   it('deletes nothing when the list gives its id to another field too, and reports it left', async () => {
@@ -547,9 +579,9 @@ describe('createField', () => {
       ]);
     });
 
-    it('counts it gone when a 200 list does not hold it', async () => {
+    it('reports it left when a 200 list does not hold it', async () => {
       const { undone, calls } = await madeWithout(json(200, [{ name: 'G', customFieldNameId: 1 }]));
-      expect(undone).toBe(true);
+      expect(undone).toBe(false);
       expect(calls.map(({ method }) => method)).toEqual(['GET']);
     });
 

@@ -236,8 +236,8 @@ describe("a check's notes", () => {
 });
 
 describe('what a check leaves behind', () => {
-  const cannotDelete = (address: string) =>
-    `the contact ${address} (contacts cannot be deleted through the API)`;
+  const cannotDelete = (address: string, id: number) =>
+    `the contact ${address} (id ${id} as the service answered it; contacts cannot be deleted through the API)`;
 
   it('leaves nothing on a list when taking the contact off succeeds', async () => {
     const { result, leftBehind } = await runOne(
@@ -248,7 +248,10 @@ describe('what a check leaves behind', () => {
     // Undone in reverse: the second address, added to tell the ids apart, comes first.
     const address = leftBehind[1]!.split(' ')[2]!;
     expect(address).toMatch(/^fms-verify-[0-9a-f]{12}@example\.com$/);
-    expect(leftBehind).toEqual([cannotDelete(address.replace('@', '-2@')), cannotDelete(address)]);
+    expect(leftBehind).toEqual([
+      cannotDelete(address.replace('@', '-2@'), 11),
+      cannotDelete(address, 10),
+    ]);
   });
 
   it.each([
@@ -265,8 +268,8 @@ describe('what a check leaves behind', () => {
     expect(leftBehind).toEqual([
       `the contact ${second} on list 1`,
       `the contact ${address} on list 1`,
-      cannotDelete(second),
-      cannotDelete(address),
+      cannotDelete(second, 11),
+      cannotDelete(address, 10),
     ]);
   });
 });

@@ -70,8 +70,8 @@ describe('writes.contact-cap', () => {
       },
     ]);
     expect(made.map(({ what }) => what)).toEqual([
-      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
-      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} (id 50 as the service answered it; contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (id 49 as the service answered it; contacts cannot be deleted through the API)`,
       `the contact ${SECOND} on list 7`,
       `the contact ${FIRST} on list 7`,
       `the contact ${capAddress(1)} on list 7`,
@@ -156,8 +156,8 @@ describe('writes.contact-cap', () => {
       '403 after 0 new contact(s), in JSON and XML; an existing contact is still added',
     );
     expect(made.map(({ what }) => what)).toEqual([
-      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
-      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} (id 50 as the service answered it; contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (id 49 as the service answered it; contacts cannot be deleted through the API)`,
       `the contact ${SECOND} on list 7`,
       `the contact ${FIRST} on list 7`,
     ]);
@@ -174,8 +174,8 @@ describe('writes.contact-cap', () => {
     );
     await cap!.expect(tools);
     expect(made.map(({ what }) => what)).toEqual([
-      `the contact ${SECOND} (contacts cannot be deleted through the API)`,
-      `the contact ${FIRST} (contacts cannot be deleted through the API)`,
+      `the contact ${SECOND} (id 50 as the service answered it; contacts cannot be deleted through the API)`,
+      `the contact ${FIRST} (id 49 as the service answered it; contacts cannot be deleted through the API)`,
       `the contact ${SECOND} on list 7`,
       `the contact ${FIRST} on list 7`,
       `1 contact(s) ${capAddress(1)} (contacts cannot be deleted through the API)`,
