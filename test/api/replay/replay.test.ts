@@ -483,6 +483,63 @@ describe('replayHar: answers that depend on what the recording never showed', ()
   });
 });
 
+describe('replayHar: a bad entry that quotes a key', () => {
+  it("names the entry with the recording's keys taken out of the message and the stack", async () => {
+    const har = await recordedHar([{ url: '/lists' }, { url: '/lists' }]);
+    const bad = har.log.entries[1]!.request;
+    // Not absolute: the message quotes it. The key is known from a header in clear (a browser's HAR).
+    bad.url = `/marketing/v1/lists?key=${KEY}`;
+    for (const header of har.log.entries[0]!.request.headers)
+      if (header.name.toLowerCase() === 'authorization') header.value = AUTH;
+    const error = await replayHar(har).then(
+      () => expect.unreachable(),
+      (rejected: unknown) => rejected as Error,
+    );
+    expect(error).toBeInstanceOf(HarInputError);
+    expect(error.message).toContain('entry 1');
+    expect(error.message).toContain('key=<redacted>');
+    expect(error.message).not.toContain(KEY);
+    expect(error.stack).toContain('key=<redacted>');
+    expect(error.stack).not.toContain(KEY);
+  });
+});
+
+describe('replayHar: answers that depend on state the recording never showed', () => {
+  it('only a 409 to a field create that names the maximum waits on the fields being listed', async () => {
+    // A 409 for a name that exists is the fake's to judge from what the recording made.
+    const twice = await recordedHar([
+      { method: 'POST', url: '/customfields/Twice' },
+      { method: 'POST', url: '/customfields/Twice' },
+    ]);
+    expect(twice.log.entries[1]!.response.status).toBe(409);
+    expect((await replayHar(twice)).results.map((r) => r.outcome)).toEqual(['match', 'match']);
+    // "maximum number" in another status, or in another request's 409, is compared too.
+    const other = withAnswer(
+      await recordedHar([{ method: 'DELETE', url: '/customfields/99' }]),
+      0,
+      () => '{"message":"You have exceeded the maximum number of Custom Field Names allowed."}',
+    );
+    other.log.entries[0]!.response.status = 409;
+    const [deleted] = (await replayHar(other)).results;
+    expect(deleted).toMatchObject({ outcome: 'drift' });
+    const created = withAnswer(
+      await recordedHar([{ method: 'POST', url: '/customfields/New' }]),
+      0,
+      () => '{"message":"You have exceeded the maximum number of Custom Field Names allowed."}',
+    );
+    created.log.entries[0]!.response.status = 400;
+    expect((await replayHar(created)).results[0]).toMatchObject({ outcome: 'drift' });
+  });
+
+  it('a success on a list the recording never listed is compared', async () => {
+    const har = await recordedHar([
+      { method: 'PUT', url: '/lists/1/contacts', payload: { emailAddress: 'a@example.com' } },
+    ]);
+    expect(har.log.entries[0]!.response.status).toBe(200);
+    expect((await replayHar(har)).results[0]?.outcome).toBe('match');
+  });
+});
+
 describe('replayHar: the given seed', () => {
   it('a seed file, with the recorded servers it does not hold added', async () => {
     const har = await recordedHar([{ url: '/lists' }]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SHOWN_DEPTH } from '../../../src/journal/journal-body.js';
-import { mediaType, parseBody, UnreadableBodyError } from '../../../src/replay/body.js';
+import { mediaType, parseBody, readAs, UnreadableBodyError } from '../../../src/replay/body.js';
 
 // How replay reads a recorded body: by its media type, or by its first character when the label
 // says neither JSON nor XML.
@@ -78,6 +78,25 @@ describe('parseBody', () => {
     );
     const fine = `${'['.repeat(MAX_SHOWN_DEPTH)}${']'.repeat(MAX_SHOWN_DEPTH)}`;
     expect(parseBody('application/json', fine).kind).toBe('json');
+  });
+});
+
+describe('readAs', () => {
+  it('reads by the media type, else by the first character', () => {
+    expect(readAs('application/xml', 'not xml')).toBe('xml');
+    expect(readAs('application/soap+xml', '')).toBe('xml');
+    expect(readAs('text/plain', 'hello')).toBe('text');
+    expect(readAs('text/plain', ' <a/>')).toBe('xml');
+    expect(readAs('xml/text', 'hello')).toBe('text');
+  });
+});
+
+describe('parseBody: text between elements', () => {
+  it("keeps an element's own text, and only elements as its children", () => {
+    expect(parseBody('text/xml', '<a>hi<b>1</b> there</a>')).toEqual({
+      kind: 'xml',
+      value: { name: 'a', text: 'hithere', children: [{ name: 'b', text: '1', children: [] }] },
+    });
   });
 });
 

@@ -72,6 +72,57 @@ describe('the size of a recorded XML answer, counted before it is read', () => {
       expect(xmlTooLarge(`<?xml version="1.0"?><r>${open}${many}${close}</r>`)).toBeUndefined();
   });
 
+  /**
+   * Pins what `text` counts, exactly: with `MAX_XML_NODES - n` more empty tags after it, the
+   * answer is at the bound (read); with one more, past it.
+   */
+  const expectCount = (text: string, n: number) => {
+    expect(xmlTooLarge(`${text}${'<a/>'.repeat(MAX_XML_NODES - n)}`), text).toBeUndefined();
+    expect(xmlTooLarge(`${text}${'<a/>'.repeat(MAX_XML_NODES - n + 1)}`), text).toMatch(
+      /more than 100000 tags and attribute names/,
+    );
+  };
+
+  it('counts each tag once, and each name or value inside one after a space, `=` or a quote', () => {
+    expectCount('', 0);
+    expectCount('<r>', 1);
+    // Text before the first tag, or between tags, is no tag.
+    expectCount('  text <r>more</r>', 2);
+    // A `<` inside a tag is no new tag.
+    expectCount('<r<>', 1);
+    expectCount('<r abc>', 2);
+    expectCount('<r a=b>', 3);
+    expectCount(`<r a="1" b='2'>`, 5);
+    // Every white space the validator splits on: space, tab, line feed, carriage return.
+    expectCount('<r a\tb\nc\rd e>', 6);
+    // White space inside a quoted value splits it too; a `>` there does not end the tag.
+    expectCount('<r a="x y>z">', 4);
+    expectCount(`<r a='x y'>`, 4);
+    // A quote of the other kind inside a value is part of it.
+    expectCount(`<r a="it's" b>`, 4);
+  });
+
+  it('skips each comment, CDATA section, declaration and processing instruction, and goes on after it', () => {
+    expectCount('<?xml version="1.0"?>', 0);
+    expectCount('<!--a--><!--b--><r>', 1);
+    expectCount('<!DOCTYPE r><r><![CDATA[<a/><a/>]]></r>', 2);
+    expectCount('<!-- x --> \n<r>', 1);
+  });
+
+  it('counts nothing after markup that is never closed, and ends on a tag that is never closed', () => {
+    expect(xmlTooLarge(`<r><!--${'<a/>'.repeat(MAX_XML_NODES + 1)}`)).toBeUndefined();
+    expect(xmlTooLarge(`<r><![CDATA[${'<a/>'.repeat(MAX_XML_NODES + 1)}`)).toBeUndefined();
+    expect(xmlTooLarge('<r a b')).toBeUndefined();
+    expect(xmlTooLarge('<r a="b')).toBeUndefined();
+  });
+
+  it('reads a tag of exactly the most names, and refuses one more', () => {
+    expect(xmlTooLarge(`<r${' b'.repeat(MAX_XML_TAG_NAMES)}>`)).toBeUndefined();
+    expect(xmlTooLarge(`<r${' b'.repeat(MAX_XML_TAG_NAMES + 1)}>`)).toMatch(
+      /^a tag of the recorded XML answer holds more than 256 attribute names and values/,
+    );
+  });
+
   // The reasons are the bound's own words, given before any parser reads the answer: a parser
   // given these answers takes seconds and hundreds of megabytes (a benchmark's matter, not a test's).
   it('makes such an answer not comparable, naming the bound, before reading it', async () => {
