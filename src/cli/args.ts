@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readTextFile, writeFailure } from '../files.js';
@@ -22,6 +23,25 @@ export function readFlagFile(file: string, flag: string): string {
   } catch (error) {
     throw new UsageError(`cannot read ${flag} ${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Refuses an --out that names `file` (the same path, or the same file by another path or link):
+ * the report would replace the HAR it was made from, or the one being recorded.
+ */
+export function refuseOutOver(out: string | undefined, file: string, what: string): void {
+  if (out === undefined) return;
+  let same = resolve(out) === resolve(file);
+  try {
+    const [a, b] = [statSync(out), statSync(file)];
+    same ||= a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    // One of them does not exist yet: only the paths can be the same.
+  }
+  if (same)
+    throw new UsageError(
+      `--out ${out} is ${what}: the report would replace it. Give another --out.`,
+    );
 }
 
 /** A file --out names that cannot be written is the command line's to fix (exit 2), said in words. */

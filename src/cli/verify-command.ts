@@ -5,7 +5,13 @@ import { PRIVATE_FILE_MODE, writeFileAtomically, writeReportFile } from '../file
 import { importSeed } from '../verify/import.js';
 import { reportJunit, reportText } from '../verify/report.js';
 import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
-import { negativeNumbersJoined, readFlagFile, UsageError, writeOut } from './args.js';
+import {
+  negativeNumbersJoined,
+  readFlagFile,
+  refuseOutOver,
+  UsageError,
+  writeOut,
+} from './args.js';
 import { EXIT_PASS } from './exit-codes.js';
 import { verifyRecorded } from './verify-har.js';
 
@@ -181,6 +187,8 @@ export async function runVerifyCommand(
     return EXIT_PASS;
   }
   plan(allowWrites, only);
+  if (typeof values.har === 'string' && typeof values.out === 'string')
+    refuseOutOver(values.out, values.har, 'the HAR --har records to');
   const options = {
     ...where,
     allowWrites,

@@ -49,11 +49,20 @@ export class LearnedSecrets implements SecretSource {
     // that echoes one (a debug page, an error quoting the request) must not keep its value.
     for (const one of valuesOf(headers.cookie)) {
       for (const pair of one.split(';')) this.learnCookie(pair);
+      // Cookies joined by commas (RFC 2965's form, or a header folded on the way), as a server
+      // that splits on them reads each.
+      for (const pair of one.split(/[;,]/)) if (pair.includes('=')) this.learnCookie(pair);
     }
     // A cookie the answer sets is the session's next credential: a login answer may quote it in
     // its own body, and a client may send it back later outside a Cookie header.
     for (const one of valuesOf(answerHeaders['set-cookie'])) {
       this.learnCookie(one.split(';', 1)[0]!);
+      // Several cookies folded into one line by commas: each `name=value` of them. A comma in
+      // an attribute (`Expires=Wed, 21 Oct 2026 ...`) is followed by no `=` before its `;`.
+      for (const piece of one.split(',')) {
+        const pair = piece.split(';', 1)[0]!;
+        if (pair.includes('=')) this.learnCookie(pair);
+      }
     }
   }
 
@@ -91,15 +100,26 @@ export class LearnedSecrets implements SecretSource {
     const match = /^\s*(\S+)\s+([\s\S]*?)\s*$/.exec(value);
     if (!match) return;
     const [, scheme, token] = match as unknown as [string, string, string];
+    // The first word alone too: a server that reads `split(' ')[1]` takes it as the credentials,
+    // whatever follows (`Bearer KEY extra`, `Basic X, Basic Y`).
+    const [first = ''] = token.split(/[\s,]/, 1);
     if (scheme.toLowerCase() !== 'basic') {
       this.add(token);
+      this.add(first);
       for (const param of token.matchAll(
         /(?:^|[\s,])[!#$%&'*+.^_`|~\w-]+\s*=\s*("[^"]*"|[^\s,]+)/g,
       ))
         this.add(param[1]!.replace(/^"|"$/g, ''));
       return;
     }
-    const base64 = token.replace(/\s+/g, '');
+    this.learnBasic(token.replace(/\s+/g, ''));
+    // Only when that word alone holds credentials: base64 split by white space is one (above).
+    if (first !== token && /:[\s\S]/.test(Buffer.from(first, 'base64').toString('latin1')))
+      this.learnBasic(first);
+  }
+
+  /** Basic credentials: the base64 as sent, and the key (and a username that is no server id). */
+  private learnBasic(base64: string): void {
     // The credentials as sent, too: an echo of them is found even when the key's bytes are not
     // UTF-8 (the redactor looks for a key's UTF-8 bytes inside base64).
     this.add(base64);
@@ -117,13 +137,14 @@ export class LearnedSecrets implements SecretSource {
   }
 
   /**
-   * One `name=value` pair (all value without `=`), in each form a server may quote it: as sent,
-   * without the quotes a cookie value may have (RFC 6265 §4.1.1), and percent-decoded, as most
+   * One `name=value` pair (all value without `=`), in each form a server may quote it: as sent
+   * (without the quotes a cookie value may have, RFC 6265 §4.1.1), and percent-decoded, as most
    * frameworks hand it to the application.
    */
   private learnCookie(pair: string): void {
     const value = pair.slice(pair.indexOf('=') + 1).trim();
-    this.add(value);
+    // A quoted value is learned without its quotes only: redacted, the quoted form would take a
+    // JSON string's own quotes with it (`"name":<redacted>`), and the unquoted one is inside it.
     const unquoted = /^"([\s\S]*)"$/.exec(value)?.[1] ?? value;
     this.add(unquoted);
     try {

@@ -422,6 +422,19 @@ describe('import: a seed from the account', () => {
     }
   });
 
+  it('refuses an --out that is the --har file, before sending anything', async () => {
+    const har = join(folder, 'both.har');
+    fake.clearRequests();
+    await expect(
+      run([...account(), '--only', 'lists.json', '--har', har, '--out', har]),
+    ).rejects.toThrow(
+      new UsageError(
+        `--out ${har} is the HAR --har records to: the report would replace it. Give another --out.`,
+      ),
+    );
+    expect(fake.requests()).toEqual([]);
+  });
+
   it('an --out it cannot write is usage (exit 2) saying why, for the seed and for a report', async () => {
     const taken = join(folder, 'a-folder');
     mkdirSync(taken, { recursive: true });

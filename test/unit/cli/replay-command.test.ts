@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -92,6 +100,27 @@ describe('replay: the command line', () => {
     await expect(runReplayCommand([missing])).rejects.toThrow(
       new RegExp(`^cannot read ${missing}: ENOENT`),
     );
+  });
+});
+
+describe('replay: an --out that is the HAR it replays', () => {
+  it('is refused before anything is read or written, by the same path, another path or a link', async () => {
+    const path = file('kept.har', har);
+    const before = readFileSync(path, 'utf8');
+    const link = join(folder, 'kept-link.har');
+    symlinkSync(path, link);
+    for (const out of [path, join(folder, '.', 'kept.har'), link]) {
+      await expect(runReplayCommand([path, '--out', out])).rejects.toThrow(
+        new UsageError(
+          `--out ${out} is the HAR replayed: the report would replace it. Give another --out.`,
+        ),
+      );
+    }
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    // Another file is written as before.
+    const out = join(folder, 'report.txt');
+    expect((await replay(path, '--out', out)).code).toBe(EXIT_PASS);
+    expect(readFileSync(out, 'utf8')).toContain('2 match');
   });
 });
 

@@ -98,17 +98,13 @@ describe('the keys a recorder learns from one credential header', () => {
   it('takes a cookie value quoted and percent-encoded in the forms a server hands on', () => {
     // A framework strips the quotes (RFC 6265 cookie-value) and percent-decodes before its
     // application quotes the value back.
+    // A quoted value without its quotes only: redacted with them, a JSON string would lose its own.
     expect(learnedFrom({ cookie: 'sid="QuotedCookie555666"; t=Enc%2BCookie%2F777888' })).toEqual([
-      '"QuotedCookie555666"',
       'QuotedCookie555666',
       'Enc%2BCookie%2F777888',
       'Enc+Cookie/777888',
     ]);
-    expect(learnedFrom({ cookie: 'q="%22both%22"' })).toEqual([
-      '"%22both%22"',
-      '%22both%22',
-      '"both"',
-    ]);
+    expect(learnedFrom({ cookie: 'q="%22both%22"' })).toEqual(['%22both%22', '"both"']);
     // A lone `%` is no escape: the value as sent only.
     expect(learnedFrom({ cookie: 'p=100%-sure' })).toEqual(['100%-sure']);
     // Quotes only at one end are part of the value.
@@ -129,7 +125,6 @@ describe('the keys a recorder learns from one credential header', () => {
     );
     expect([...secrets.secrets()]).toEqual([
       'LoginSessAAA111222333',
-      '"Enc%2Bvalue"',
       'Enc%2Bvalue',
       'Enc+value',
       'bare-set-value',
@@ -144,9 +139,51 @@ describe('the keys a recorder learns from one credential header', () => {
     expect([...neither.secrets()]).toEqual([]);
   });
 
+  it('takes each cookie of a line joined by commas, sent or set, but no attribute of a set one', () => {
+    const secrets = new LearnedSecrets();
+    secrets.learn(
+      { cookie: 'a=Unrelated1234, tok=CliTok5555aa' },
+      {
+        'set-cookie':
+          'sid=SessA1b2c3d4, csrf=CsrfZ9y8x7w6; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/',
+      },
+    );
+    expect([...secrets.secrets()]).toEqual([
+      'Unrelated1234, tok=CliTok5555aa',
+      'Unrelated1234',
+      'CliTok5555aa',
+      'SessA1b2c3d4, csrf=CsrfZ9y8x7w6',
+      'SessA1b2c3d4',
+      'CsrfZ9y8x7w6',
+    ]);
+  });
+
+  it('takes Basic credentials from the first word when more follows, as a lenient server reads them', () => {
+    const encoded = Buffer.from('12345:the-key-1').toString('base64');
+    const other = Buffer.from('1:x').toString('base64');
+    for (const header of [`Basic ${encoded} trailing`, `Basic ${encoded}, Basic ${other}`])
+      expect(learnedFrom({ authorization: header })).toEqual(
+        expect.arrayContaining([encoded, 'the-key-1']),
+      );
+    // A first word that holds no key (base64 split by white space) is no credential of its own.
+    const whole = Buffer.from('12345:split-key').toString('base64');
+    expect(learnedFrom({ authorization: `Basic ${whole.slice(0, 8)} ${whole.slice(8)}` })).toEqual([
+      whole,
+      'split-key',
+    ]);
+  });
+
   it('takes the token of another scheme without the whitespace around it', () => {
     expect(learnedFrom({ authorization: '  Bearer    spaced-key  ' })).toEqual(['spaced-key']);
-    expect(learnedFrom({ authorization: 'Bearer\tkey\tafter-tab' })).toEqual(['key\tafter-tab']);
+    // The first word alone as well: a server reading `split(' ')[1]` takes it.
+    expect(learnedFrom({ authorization: 'Bearer\tkey\tafter-tab' })).toEqual([
+      'key\tafter-tab',
+      'key',
+    ]);
+    expect(learnedFrom({ authorization: 'Bearer KEYVALUE1 extra' })).toEqual([
+      'KEYVALUE1 extra',
+      'KEYVALUE1',
+    ]);
   });
 
   it('learns nothing from a scheme without credentials', () => {
@@ -157,9 +194,15 @@ describe('the keys a recorder learns from one credential header', () => {
   it('takes each parameter value of a token, quoted or not, with spaces around the equals sign', () => {
     expect(
       learnedFrom({ authorization: 'Token token="quoted, with space", b=second-value' }),
-    ).toEqual(['token="quoted, with space", b=second-value', 'quoted, with space', 'second-value']);
+    ).toEqual([
+      'token="quoted, with space", b=second-value',
+      'token="quoted',
+      'quoted, with space',
+      'second-value',
+    ]);
     expect(learnedFrom({ authorization: 'Token key = spaced-value' })).toEqual([
       'key = spaced-value',
+      'key',
       'spaced-value',
     ]);
     // Only the quotes around a value are taken off.

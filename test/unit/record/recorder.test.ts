@@ -326,6 +326,25 @@ describe('startRecorder', () => {
       expect(har, secret).not.toContain(secret);
   });
 
+  it('keeps a JSON answer JSON when it quotes a quoted cookie value', async () => {
+    const upstream = await upstreamOf((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'set-cookie': 'sid="QuotedSess77"; Path=/',
+      });
+      res.end(JSON.stringify([{ id: 1, name: 'QuotedSess77' }]));
+    });
+    const out = join(folder, 'quoted-cookie.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    try {
+      await getText(`${recorder.baseUrl}/lists`);
+    } finally {
+      await recorder.close();
+    }
+    const text = harEntries(out)[0]!.response.content.text!;
+    expect(JSON.parse(text)).toEqual([{ id: 1, name: '<redacted>' }]);
+  });
+
   it('records an upstream it cannot reach as a 502, saying why in the comment', async () => {
     const closed = createServer();
     const upstream = await listenUpstream(closed);
