@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import type { HarEntry } from '../../../src/journal/har.js';
+import { HarFile } from '../../../src/record/har-file.js';
 import { readPrevious } from '../../../src/record/previous-har.js';
 import { RecorderOptionError } from '../../../src/record/recorder-error.js';
 
@@ -43,5 +45,85 @@ describe('a file at --out nested far deeper than any HAR', () => {
       ),
     );
     await expect(readPrevious(out)).resolves.toEqual({ entries: [entry] });
+  });
+});
+
+/** A HAR of the recorder's own, with `added` put in by hand after its first entry. */
+async function ownWith(name: string, added: unknown): Promise<string> {
+  const out = join(folder, name);
+  const file = new HarFile(out);
+  file.append({ _id: 1, request: { headers: [] } } as unknown as HarEntry);
+  await file.write();
+  const text = readFileSync(out, 'utf8').replace('\n]}}\n', `,\n${JSON.stringify(added)}\n]}}\n`);
+  writeFileSync(out, text);
+  return out;
+}
+
+describe('a HAR of the recorder that holds a credential in clear', () => {
+  const withHeaders = (headers: unknown) => ({ _id: 2, request: { headers } });
+
+  it.each([
+    ['a Cookie', [{ name: 'Cookie', value: 'session=clear-cookie' }], 'cookie'],
+    ['a Cookie without a name', [{ name: 'cookie', value: 'clear-cookie' }], 'cookie'],
+    [
+      'a Proxy-Authorization',
+      [{ name: 'Proxy-Authorization', value: 'Basic abc' }],
+      'proxy-authorization',
+    ],
+    [
+      'an Authorization in capitals',
+      [{ name: 'AUTHORIZATION', value: 'Bearer x' }],
+      'authorization',
+    ],
+  ])('is refused for %s, naming the header and the entry', async (_what, headers, name) => {
+    const out = await ownWith(`clear-${name}.har`, withHeaders(headers));
+    const text = readFileSync(out, 'utf8');
+    await expect(readPrevious(out)).rejects.toThrow(
+      new RecorderOptionError(
+        `${out} holds a ${name} header in clear in entry 2: the recorder writes none, so the file was changed since it wrote it, and it is not continued. Give another --out, or move the file away.`,
+      ),
+    );
+    expect(readFileSync(out, 'utf8')).toBe(text);
+  });
+
+  it.each([
+    ['redacted', [{ name: 'Cookie', value: 'a=<redacted>; b=<redacted>' }]],
+    ['a scheme alone', [{ name: 'Authorization', value: ' Bearer ' }]],
+    ['empty', [{ name: 'Authorization', value: '' }, { name: 'Cookie' }]],
+    ['another header', [{ name: 'X-Token', value: 'Basic abc' }]],
+    ['no header object', [null, 5]],
+    ['headers that are no array', { name: 'Cookie', value: 'a=1' }],
+  ])('is continued when it is %s', async (what, headers) => {
+    const out = await ownWith(`continued-${what.replace(/ /g, '-')}.har`, withHeaders(headers));
+    await expect(readPrevious(out)).resolves.toMatchObject({ count: 2 });
+  });
+});
+
+describe('a file at --out that is JSON but not a HAR of the recorder', () => {
+  it.each([
+    ['{}', 'exists and is not a HAR file'],
+    ['{"entries":[]}', 'exists and is not a HAR file'],
+    ['{"log":{"entries":{}}}', 'exists and is not a HAR file'],
+    [
+      '{"log":{"entries":[]}}',
+      'is a HAR that fake-marketing-server record did not write (its creator is not named)',
+    ],
+    ['{"log":{"creator":{"name":5},"entries":[]}}', 'did not write (its creator is not named)'],
+    [
+      `{"log":{"creator":{"name":"${'n'.repeat(150)}"},"entries":[]}}`,
+      `did not write (its creator is "${'n'.repeat(99)}): its entries may hold keys`,
+    ],
+  ])('%s is refused, and left as it is', async (text, message) => {
+    const out = join(folder, 'not-ours.har');
+    writeFileSync(out, text);
+    await expect(readPrevious(out)).rejects.toThrow(message);
+    expect(readFileSync(out, 'utf8')).toBe(text);
+  });
+
+  it('is no recording of its own when its last entry line is no JSON, whatever its tail', async () => {
+    const out = await ownWith('broken-last.har', { _id: 2 });
+    const text = readFileSync(out, 'utf8').replace('{"_id":2}', '{"_id":2');
+    writeFileSync(out, text);
+    await expect(readPrevious(out)).rejects.toThrow('exists and is not a HAR file');
   });
 });
