@@ -90,6 +90,7 @@ describe('importing an account into a seed', () => {
         200,
         JSON.stringify([{ customFieldNameId: 2, name: encodeURIComponent(KEY) }]),
       ] as [number, string],
+      '/content': [200, JSON.stringify([{ id: 8, name: `Draft ${KEY}` }])] as [number, string],
     };
     const hidden: string[] = [];
     const seed = await importSeed({
@@ -106,11 +107,18 @@ describe('importing an account into a seed', () => {
       { id: 5, name: 'Plain' },
     ]);
     expect(seed.servers[0]?.customFields).toEqual([{ customFieldNameId: 2, name: '[redacted]' }]);
+    expect(seed.servers[0]?.content).toEqual([{ id: 8, name: 'Draft [redacted]' }]);
     expect(hidden).toEqual([
       'GET /customfields item 0: name',
       'GET /lists item 0: name',
       'GET /lists item 1: name',
+      'GET /content item 0: name',
     ]);
+    // Without a listener, the same seed.
+    await closeUpstream(server!);
+    expect(
+      await importSeed({ baseUrl: await serve(answers), serverId: SERVER_ID, key: KEY }),
+    ).toEqual(seed);
     // With the key kept, the account's data is copied as it is.
     await closeUpstream(server!);
     const kept: string[] = [];

@@ -458,6 +458,40 @@ describe('createField', () => {
     expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
   });
 
+  it('deletes nothing when a field of the account before the run now shares its id, under another id then', async () => {
+    // G was 5 before the run; the list now gives G and the new field F the same id 21.
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [
+          { name: 'G', customFieldNameId: 21 },
+          { name: 'F', customFieldNameId: 21 },
+        ]),
+      ),
+      { fieldsBefore: [{ name: 'G', id: 5 }] },
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes nothing when a later list shows a field beside those of the account before the run', async () => {
+    const { tools, calls, made } = scriptedTools(
+      fieldService(
+        json(200, { customFieldNameId: 21 }),
+        json(200, [
+          { name: 'FirstName', customFieldNameId: 1 },
+          { name: 'LastName', customFieldNameId: 2 },
+          { name: 'F', customFieldNameId: 21 },
+        ]),
+      ),
+      { fieldsBefore: [{ name: 'FirstName', id: 1 }] },
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.some(({ method }) => method === 'DELETE')).toBe(false);
+  });
+
   it('deletes its own field when the list also shows fields the run asked for, made or not', async () => {
     const { tools, calls, made } = scriptedTools(
       fieldService(
