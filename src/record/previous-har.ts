@@ -138,24 +138,53 @@ function isEntry(line: string, comma: boolean, out: string, number: number): boo
   return true;
 }
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+]);
 
 /**
- * The recorder writes every credential header redacted (`Basic <redacted>`, `a=<redacted>`): one
- * in clear was put in the file since, by hand or by another tool, and continuing the file would
- * keep it under the recorder's name, which says the file holds none.
+ * The recorder writes every credential redacted (`Basic <redacted>`, `a=<redacted>`), both ways,
+ * and no `cookies` array items: one in clear was put in the file since, by hand or by another
+ * tool (a browser's login entry), and continuing the file would keep it under the recorder's
+ * name, which says the file holds none.
  */
 function refuseClearCredentials(out: string, entry: unknown, number: number): void {
-  const headers = (entry as { request?: { headers?: unknown } } | null)?.request?.headers;
-  if (!Array.isArray(headers)) return;
-  for (const header of headers as { name?: unknown; value?: unknown }[]) {
+  for (const side of ['request', 'response'] as const) {
+    const message = (entry as Record<string, unknown> | null)?.[side] as
+      | { headers?: unknown; cookies?: unknown }
+      | undefined;
+    const clear = clearCredential(message?.headers) ?? clearCookie(message?.cookies);
+    if (clear !== undefined)
+      throw new RecorderOptionError(
+        `${out} holds a ${clear} in clear in entry ${number}: the recorder writes none, so the file was changed since it wrote it, and it is not continued. Give another --out, or move the file away.`,
+      );
+  }
+}
+
+/** The first credential header of `headers` in clear (`authorization header`), or undefined. */
+function clearCredential(headers: unknown): string | undefined {
+  if (!Array.isArray(headers)) return undefined;
+  for (const header of headers as ({ name?: unknown; value?: unknown } | null)[]) {
     const name = String(header?.name ?? '').toLowerCase();
     const value = String(header?.value ?? '').trim();
     if (!CREDENTIAL_HEADERS.has(name) || value === '' || value.includes('<redacted>')) continue;
     // A scheme alone (`Bearer`) holds no credential.
-    if (name !== 'cookie' && !/\s/.test(value)) continue;
-    throw new RecorderOptionError(
-      `${out} holds a ${name} header in clear in entry ${number}: the recorder writes none, so the file was changed since it wrote it, and it is not continued. Give another --out, or move the file away.`,
-    );
+    if (!name.endsWith('cookie') && !/\s/.test(value)) continue;
+    return `${name} header`;
   }
+  return undefined;
+}
+
+/** A HAR `cookies` item with a value in clear (`cookie sid`), or undefined. */
+function clearCookie(cookies: unknown): string | undefined {
+  if (!Array.isArray(cookies)) return undefined;
+  for (const cookie of cookies as ({ name?: unknown; value?: unknown } | null)[]) {
+    const value = String(cookie?.value ?? '');
+    if (value !== '' && value !== '<redacted>')
+      return `cookie ${JSON.stringify(String(cookie?.name ?? '')).slice(0, 60)}`;
+  }
+  return undefined;
 }

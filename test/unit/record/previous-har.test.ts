@@ -87,6 +87,58 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
   });
 
   it.each([
+    [
+      'a Set-Cookie in its answer',
+      { response: { headers: [{ name: 'Set-Cookie', value: 'sid=CLEARSECRET-abcdef; Path=/' }] } },
+      'set-cookie header',
+    ],
+    [
+      'an Authorization in its answer',
+      { response: { headers: [{ name: 'Authorization', value: 'Bearer CLEARSECRET-abcdef' }] } },
+      'authorization header',
+    ],
+    [
+      'a cookie in its request cookies',
+      { request: { headers: [], cookies: [{ name: 'sid', value: 'CLEARSECRET-abcdef' }] } },
+      'cookie "sid"',
+    ],
+    [
+      'a cookie in its answer cookies',
+      { response: { cookies: [null, { value: 'CLEARSECRET-abcdef' }] } },
+      'cookie ""',
+    ],
+  ])('is refused for %s', async (_what, parts, clear) => {
+    const out = await ownWith(`clear-${clear.replace(/\W/g, '')}.har`, { _id: 2, ...parts });
+    await expect(readPrevious(out)).rejects.toThrow(
+      `${out} holds a ${clear} in clear in entry 2: the recorder writes none`,
+    );
+    // Reformatted, the same.
+    writeFileSync(out, JSON.stringify(JSON.parse(readFileSync(out, 'utf8')), null, 2));
+    await expect(readPrevious(out)).rejects.toThrow(`holds a ${clear} in clear in entry 2`);
+  });
+
+  it('is continued with the cookies and answer headers the recorder writes', async () => {
+    const out = await ownWith('redacted-both-ways.har', {
+      _id: 2,
+      request: {
+        headers: [],
+        cookies: [
+          { name: 'sid', value: '<redacted>' },
+          { name: 'e', value: '' },
+        ],
+      },
+      response: {
+        headers: [
+          { name: 'Set-Cookie', value: 'sid=<redacted>; Path=/' },
+          { name: 'Authorization', value: 'Basic 12345:<redacted>' },
+        ],
+        cookies: [],
+      },
+    });
+    await expect(readPrevious(out)).resolves.toMatchObject({ count: 2 });
+  });
+
+  it.each([
     ['redacted', [{ name: 'Cookie', value: 'a=<redacted>; b=<redacted>' }]],
     ['a scheme alone', [{ name: 'Authorization', value: ' Bearer ' }]],
     ['empty', [{ name: 'Authorization', value: '' }, { name: 'Cookie' }]],
