@@ -26,22 +26,33 @@ export function readFlagFile(file: string, flag: string): string {
 }
 
 /**
- * Refuses an --out that names `file` (the same path, or the same file by another path or link):
- * the report would replace the HAR it was made from, or the one being recorded.
+ * Refuses an output flag that names one of the command's other files (the same path, or the same
+ * file by another path or link): writing it would replace that file, a recording, a seed or a
+ * certificate, before or while the command reads it. `files`: each file and what it is, in words.
  */
-export function refuseOutOver(out: string | undefined, file: string, what: string): void {
-  if (out === undefined) return;
-  let same = resolve(out) === resolve(file);
-  try {
-    const [a, b] = [statSync(out), statSync(file)];
-    same ||= a.dev === b.dev && a.ino === b.ino;
-  } catch {
-    // One of them does not exist yet: only the paths can be the same.
+export function refuseOutputOver(
+  flag: string,
+  output: string | undefined,
+  files: readonly (readonly [file: string | undefined, what: string])[],
+): void {
+  if (output === undefined) return;
+  for (const [file, what] of files) {
+    if (file !== undefined && sameFile(output, file))
+      throw new UsageError(
+        `${flag} ${output} is ${what}: writing there would replace it. Give another ${flag}.`,
+      );
   }
-  if (same)
-    throw new UsageError(
-      `--out ${out} is ${what}: the report would replace it. Give another --out.`,
-    );
+}
+
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [one, other] = [statSync(a), statSync(b)];
+    return one.dev === other.dev && one.ino === other.ino;
+  } catch {
+    // One of them does not exist yet: only the paths could be the same.
+    return false;
+  }
 }
 
 /** A file --out names that cannot be written is the command line's to fix (exit 2), said in words. */
@@ -298,6 +309,10 @@ export function parseCommandLine(
       `${name('tls-hostnames')} names go into the generated certificate; it does not go with --http or --cert.`,
     );
   }
+  refuseOutputOver(name('ca-out'), values['ca-out'], [
+    [values.seed, `the ${name('seed')} file`],
+    [values['state-file'], `the ${name('state-file')}`],
+  ]);
   const host = values.host ?? '127.0.0.1';
   const adminToken = values['admin-token'];
   if (adminToken !== undefined && adminToken.length === 0)

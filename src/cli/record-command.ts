@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFailure } from '../files.js';
 import { type Recorder, RecorderOptionError, startRecorder } from '../record/recorder.js';
-import { negativeNumbersJoined, readFlagFile, UsageError } from './args.js';
+import { negativeNumbersJoined, readFlagFile, refuseOutputOver, UsageError } from './args.js';
 import { CaFileError, writeCaFile } from './ca-file.js';
 
 /** Errors of a file at --out that the person who chose it can fix: exit 2 with words. */
@@ -58,6 +58,10 @@ export async function runRecordCommand(argv: readonly string[]): Promise<Recorde
   if (values.http && values['ca-out'] !== undefined)
     throw new UsageError('--ca-out writes the generated certificate; it does not go with --http.');
   const out = resolve(values.out ?? 'traffic.har');
+  refuseOutputOver('--ca-out', values['ca-out'], [
+    [out, 'the HAR --out records to'],
+    [values.ca, 'the --ca file'],
+  ]);
   let recorder: Recorder;
   try {
     recorder = await startRecorder({

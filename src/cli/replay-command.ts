@@ -6,7 +6,7 @@ import { printable } from '../printable.js';
 import { HarInputError } from '../replay/har-input.js';
 import { ReplayCannotRunError, replayHar } from '../replay/replay.js';
 import { replayReportJunit, replayReportText } from '../replay/report.js';
-import { negativeNumbersJoined, refuseOutOver, UsageError, writeOut } from './args.js';
+import { negativeNumbersJoined, refuseOutputOver, UsageError, writeOut } from './args.js';
 import {
   EXIT_COULD_NOT_RUN,
   EXIT_DRIFT,
@@ -67,7 +67,10 @@ export async function runReplayCommand(argv: readonly string[]): Promise<ExitCod
   if (positionals.length !== 1)
     throw new UsageError('replay takes one HAR file: fake-marketing-server replay traffic.har');
   const [file] = positionals as [string];
-  refuseOutOver(values.out, file, 'the HAR replayed');
+  refuseOutputOver('--out', values.out, [
+    [file, 'the HAR replayed'],
+    [values.seed, 'the --seed file'],
+  ]);
   const reporter = values.reporter ?? 'text';
   if (reporter !== 'text' && reporter !== 'junit')
     throw new UsageError('--reporter is text or junit.');

@@ -8,7 +8,7 @@ import { checkTarget, verifyPlan, verifyService } from '../verify/verify.js';
 import {
   negativeNumbersJoined,
   readFlagFile,
-  refuseOutOver,
+  refuseOutputOver,
   UsageError,
   writeOut,
 } from './args.js';
@@ -158,6 +158,13 @@ export async function runVerifyCommand(
     process.stdout.write(`${checks.length} checks; nothing was sent.\n`);
     return EXIT_PASS;
   }
+  const named = (value: string | boolean | undefined) =>
+    typeof value === 'string' ? value : undefined;
+  refuseOutputOver('--out', named(values.out), [
+    [named(values.har), 'the HAR --har records to'],
+    [named(values.ca), 'the --ca file'],
+  ]);
+  refuseOutputOver('--har', named(values.har), [[named(values.ca), 'the --ca file']]);
   const where = target(values, env);
   if (command === 'import') {
     if (values.har !== undefined) throw new UsageError('--har goes with verify, not import.');
@@ -187,8 +194,7 @@ export async function runVerifyCommand(
     return EXIT_PASS;
   }
   plan(allowWrites, only);
-  if (typeof values.har === 'string' && typeof values.out === 'string')
-    refuseOutOver(values.out, values.har, 'the HAR --har records to');
+
   const options = {
     ...where,
     allowWrites,

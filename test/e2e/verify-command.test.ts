@@ -429,11 +429,31 @@ describe('import: a seed from the account', () => {
       run([...account(), '--only', 'lists.json', '--har', har, '--out', har]),
     ).rejects.toThrow(
       new UsageError(
-        `--out ${har} is the HAR --har records to: the report would replace it. Give another --out.`,
+        `--out ${har} is the HAR --har records to: writing there would replace it. Give another --out.`,
       ),
     );
     expect(fake.requests()).toEqual([]);
   });
+
+  it.each([
+    ['verify', ['--out'], '--out'],
+    ['verify', ['--har'], '--har'],
+    ['import', ['--out'], '--out'],
+  ] as const)(
+    '%s refuses a %s that is the --ca file, leaving it as it is',
+    async (command, flags, flag) => {
+      const ca = join(folder, `trusted-${command}-${flag.slice(2)}.pem`);
+      writeFileSync(ca, 'the PEM a user trusts');
+      await expect(
+        run([...account(), '--only', 'lists.json', '--ca', ca, ...flags, ca], command),
+      ).rejects.toThrow(
+        new UsageError(
+          `${flag} ${ca} is the --ca file: writing there would replace it. Give another ${flag}.`,
+        ),
+      );
+      expect(readFileSync(ca, 'utf8')).toBe('the PEM a user trusts');
+    },
+  );
 
   it('an --out it cannot write is usage (exit 2) saying why, for the seed and for a report', async () => {
     const taken = join(folder, 'a-folder');

@@ -345,3 +345,31 @@ describe('UsageError', () => {
     expect(String(new UsageError('x'))).toBe('UsageError: x');
   });
 });
+
+describe("--ca-out over the sandbox's other files", () => {
+  it('is refused when it names the --seed file or the --state-file, by any path', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fms-ca-out-'));
+    try {
+      const seed = join(folder, 'seed.json');
+      writeFileSync(seed, '{"servers":[]}');
+      expect(() =>
+        parseCommandLine(['--seed', seed, '--ca-out', join(folder, '.', 'seed.json')], {}),
+      ).toThrow(
+        new UsageError(
+          `--ca-out ${join(folder, '.', 'seed.json')} is the --seed file: writing there would replace it. Give another --ca-out.`,
+        ),
+      );
+      const state = join(folder, 'state.json');
+      expect(() => parseCommandLine([], { FMS_STATE_FILE: state, FMS_CA_OUT: state })).toThrow(
+        new UsageError(
+          `FMS_CA_OUT ${state} is the FMS_STATE_FILE: writing there would replace it. Give another FMS_CA_OUT.`,
+        ),
+      );
+      expect(parseCommandLine(['--seed', seed, '--ca-out', join(folder, 'ca.pem')], {}).caOut).toBe(
+        join(folder, 'ca.pem'),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -119,6 +119,38 @@ describe('fake-marketing-server record, in process', () => {
     );
   });
 
+  it('refuses a --ca-out that is its --out or its --ca, before it starts', async () => {
+    const har = join(folder, 'kept.har');
+    writeFileSync(har, 'a recording');
+    await expect(
+      runRecordCommand(['--upstream', UPSTREAM, '--out', har, '--ca-out', har]),
+    ).rejects.toThrow(
+      new UsageError(
+        `--ca-out ${har} is the HAR --out records to: writing there would replace it. Give another --ca-out.`,
+      ),
+    );
+    const pem = join(folder, 'trusted.pem');
+    writeFileSync(pem, 'a PEM');
+    await expect(
+      runRecordCommand([
+        '--upstream',
+        UPSTREAM,
+        '--out',
+        join(folder, 'c.har'),
+        '--ca',
+        pem,
+        '--ca-out',
+        pem,
+      ]),
+    ).rejects.toThrow(
+      new UsageError(
+        `--ca-out ${pem} is the --ca file: writing there would replace it. Give another --ca-out.`,
+      ),
+    );
+    expect(readFileSync(har, 'utf8')).toBe('a recording');
+    expect(readFileSync(pem, 'utf8')).toBe('a PEM');
+  });
+
   it('writes traffic.har in the current folder by default, on port 8444 by default', async () => {
     vi.spyOn(process, 'cwd').mockReturnValue(folder);
     const taken = createServer();

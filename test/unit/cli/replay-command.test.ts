@@ -112,11 +112,18 @@ describe('replay: an --out that is the HAR it replays', () => {
     for (const out of [path, join(folder, '.', 'kept.har'), link]) {
       await expect(runReplayCommand([path, '--out', out])).rejects.toThrow(
         new UsageError(
-          `--out ${out} is the HAR replayed: the report would replace it. Give another --out.`,
+          `--out ${out} is the HAR replayed: writing there would replace it. Give another --out.`,
         ),
       );
     }
     expect(readFileSync(path, 'utf8')).toBe(before);
+    const seed = file('kept-seed.json', smallSeed());
+    await expect(runReplayCommand([path, '--seed', seed, '--out', seed])).rejects.toThrow(
+      new UsageError(
+        `--out ${seed} is the --seed file: writing there would replace it. Give another --out.`,
+      ),
+    );
+    expect(JSON.parse(readFileSync(seed, 'utf8'))).toEqual(smallSeed());
     // Another file is written as before.
     const out = join(folder, 'report.txt');
     expect((await replay(path, '--out', out)).code).toBe(EXIT_PASS);
