@@ -170,12 +170,54 @@ function clearCredential(headers: unknown): string | undefined {
   for (const header of headers as ({ name?: unknown; value?: unknown } | null)[]) {
     const name = String(header?.name ?? '').toLowerCase();
     const value = String(header?.value ?? '').trim();
-    if (!CREDENTIAL_HEADERS.has(name) || value === '' || value.includes('<redacted>')) continue;
-    // A scheme alone (`Bearer`) holds no credential.
-    if (!name.endsWith('cookie') && !/\s/.test(value)) continue;
-    return `${name} header`;
+    if (CREDENTIAL_HEADERS.has(name) && holdsClear(name, value)) return `${name} header`;
   }
   return undefined;
+}
+
+/** Set-Cookie attributes, which the recorder keeps as they came. */
+const COOKIE_ATTRIBUTES = new Set([
+  'expires',
+  'max-age',
+  'domain',
+  'path',
+  'secure',
+  'httponly',
+  'samesite',
+  'partitioned',
+  'priority',
+]);
+
+/**
+ * Whether a credential header's value holds more than the recorder writes: a `<redacted>` beside
+ * a credential in clear (`Bearer <redacted> KEY`, `sid=<redacted>; other=KEY`) is in clear too.
+ */
+function holdsClear(name: string, value: string): boolean {
+  const hidden = (pair: string) => {
+    const text = pair.trim();
+    return text === '' || text === '<redacted>' || /^[^=]*=\s*<redacted>$/.test(text);
+  };
+  if (name === 'cookie') return !value.split(/[;,]/).every(hidden);
+  if (name === 'set-cookie') {
+    // Each cookie of the line (folded by commas), its attributes aside; a comma inside an
+    // attribute (`Expires=Wed, 21 Oct 2026 ...`) is followed by no `=` before its `;`.
+    return value.split(',').some((piece, index) => {
+      const [pair = ''] = piece.split(';', 1);
+      if (index > 0 && !pair.includes('=')) return false;
+      const attribute = pair.split('=', 1)[0]!.trim().toLowerCase();
+      return !COOKIE_ATTRIBUTES.has(attribute) && !hidden(pair);
+    });
+  }
+  // A scheme, then what the recorder leaves of credentials: `12345:<redacted>` (a server id),
+  // `token=<redacted>`; a scheme alone (`Bearer`) holds none.
+  const rest = value.replace(/^\S+/, '');
+  return (
+    rest
+      .replaceAll('<redacted>', '')
+      .replace(/\b\d{1,9}:/g, '')
+      .replace(/[!#$%&'*+.^_`|~\w-]+\s*=/g, '')
+      .replace(/[\s,"]/g, '') !== ''
+  );
 }
 
 /** A HAR `cookies` item with a value in clear (`cookie sid`), or undefined. */

@@ -117,6 +117,26 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
     await expect(readPrevious(out)).rejects.toThrow(`holds a ${clear} in clear in entry 2`);
   });
 
+  it.each([
+    ['authorization', 'Basic 12345:<redacted>, Basic MTIzNDU6Q0xFQVItU0VDUkVULUtFWS00Mg=='],
+    ['authorization', 'Bearer <redacted> CLEAR-SECRET-KEY-42'],
+    ['cookie', 'sid=<redacted>; other=CLEAR-SECRET-KEY-42'],
+    ['cookie', '<redacted>, x=CLEAR-SECRET-KEY-42'],
+    ['proxy-authorization', 'Basic <redacted> CLEAR-SECRET-KEY-42'],
+    ['set-cookie', 'sid=<redacted>; Path=/, other=CLEAR-SECRET-KEY-42'],
+  ])(
+    'is refused for a %s header that holds a credential in clear beside <redacted>: %s',
+    async (name, value) => {
+      const out = await ownWith(`mixed-${name}.har`, {
+        _id: 2,
+        request: { headers: [{ name, value }] },
+      });
+      await expect(readPrevious(out)).rejects.toThrow(
+        `holds a ${name} header in clear in entry 2: the recorder writes none`,
+      );
+    },
+  );
+
   it('is continued with the cookies and answer headers the recorder writes', async () => {
     const out = await ownWith('redacted-both-ways.har', {
       _id: 2,
@@ -130,7 +150,15 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
       response: {
         headers: [
           { name: 'Set-Cookie', value: 'sid=<redacted>; Path=/' },
+          {
+            name: 'Set-Cookie',
+            value:
+              'a=<redacted>; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Domain=example.com; HttpOnly',
+          },
+          { name: 'Set-Cookie', value: '<redacted>; Path=/, b=<redacted>; Max-Age=60' },
           { name: 'Authorization', value: 'Basic 12345:<redacted>' },
+          { name: 'Authorization', value: 'Token token=<redacted>, b=<redacted>' },
+          { name: 'Cookie', value: 'a=<redacted>; b= <redacted>; <redacted>' },
         ],
         cookies: [],
       },
