@@ -243,6 +243,17 @@ describe('the recording proxy', () => {
   });
 });
 
+/** Waits until the record CLI says it listens (10 s at most); its base URL. */
+async function startedAt(cli: ReturnType<typeof spawnCli>): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (!cli.output().includes('Press Ctrl+C to stop.')) {
+    if (cli.child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`record did not start: ${(await cli.exited).stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return /Base URL\s+(\S+)/.exec(cli.output())?.[1] as string;
+}
+
 function readdirTemp(): string[] {
   return (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.endsWith('.tmp'));
 }
@@ -262,13 +273,7 @@ describe('fake-marketing-server record (the CLI)', () => {
         out,
         ...(fakeCa ? ['--ca', writeCa()] : []),
       ]);
-      const deadline = Date.now() + 10_000;
-      while (!cli.output().includes('Press Ctrl+C to stop.')) {
-        if (cli.child.exitCode !== null || Date.now() > deadline)
-          throw new Error(`record did not start: ${(await cli.exited).stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const baseUrl = /Base URL\s+(\S+)/.exec(cli.output())?.[1] as string;
+      const baseUrl = await startedAt(cli);
       expect(cli.output()).toContain(`Writing      ${out}`);
       const target = { baseUrl, serverId: SERVER_ID, key: KEY };
       const requests = Array.from({ length: 20 }, () =>
@@ -299,13 +304,7 @@ describe('fake-marketing-server record (the CLI)', () => {
         '--out',
         out,
       ]);
-      const deadline = Date.now() + 10_000;
-      while (!cli.output().includes('Press Ctrl+C to stop.')) {
-        if (cli.child.exitCode !== null || Date.now() > deadline)
-          throw new Error(`record did not start: ${(await cli.exited).stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const baseUrl = /Base URL\s+(\S+)/.exec(cli.output())?.[1] as string;
+      const baseUrl = await startedAt(cli);
       for (let n = 0; n < requests; n++)
         await send({ baseUrl, serverId: SERVER_ID, key: KEY }, { method: 'GET', path: '/lists' });
       cli.child.kill('SIGTERM');
