@@ -2,6 +2,7 @@ import type { KeyChange } from '../domain/key-ledger.js';
 import { parseServerId } from '../domain/rules.js';
 import type { Headers } from '../journal/journal-entry.js';
 import type { SecretSource } from '../redaction/redact.js';
+import { cookiePairs, setCookiePairs } from './cookie-lines.js';
 
 /**
  * The most secrets a recorder keeps of those it learned (a few per distinct `Authorization`
@@ -48,21 +49,12 @@ export class LearnedSecrets implements SecretSource {
     // A session's cookies are its credentials: the HAR keeps their names only, and an answer
     // that echoes one (a debug page, an error quoting the request) must not keep its value.
     for (const one of valuesOf(headers.cookie)) {
-      for (const pair of one.split(';')) this.learnCookie(pair);
-      // Cookies joined by commas (RFC 2965's form, or a header folded on the way), as a server
-      // that splits on them reads each.
-      for (const pair of one.split(/[;,]/)) if (pair.includes('=')) this.learnCookie(pair);
+      for (const pair of cookiePairs(one)) this.learnCookiePieces(pair);
     }
     // A cookie the answer sets is the session's next credential: a login answer may quote it in
     // its own body, and a client may send it back later outside a Cookie header.
     for (const one of valuesOf(answerHeaders['set-cookie'])) {
-      this.learnCookie(one.split(';', 1)[0]!);
-      // Several cookies folded into one line by commas: each `name=value` of them. A comma in
-      // an attribute (`Expires=Wed, 21 Oct 2026 ...`) is followed by no `=` before its `;`.
-      for (const piece of one.split(',')) {
-        const pair = piece.split(';', 1)[0]!;
-        if (pair.includes('=')) this.learnCookie(pair);
-      }
+      for (const pair of setCookiePairs(one)) this.learnCookiePieces(pair);
     }
   }
 
@@ -152,6 +144,16 @@ export class LearnedSecrets implements SecretSource {
     } catch {
       // Not percent-encoding (a lone `%`): the value has no decoded form.
     }
+  }
+
+  /**
+   * A pair, and each `name=value` of it joined by commas (RFC 2965's form, or a header folded on
+   * the way), as a server that splits on them reads each.
+   */
+  private learnCookiePieces(pair: string): void {
+    this.learnCookie(pair);
+    if (pair.includes(','))
+      for (const piece of pair.split(',')) if (piece.includes('=')) this.learnCookie(piece);
   }
 
   private add(secret: string): void {

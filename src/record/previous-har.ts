@@ -2,6 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { ownedByAnother, readTextFile } from '../files.js';
 import { jsonDepthExceeds } from '../json-depth.js';
+import { cookiePairs, isHiddenPair, setCookiePairs } from './cookie-lines.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** How every HAR the recorder writes begins, up to its creator. */
@@ -175,39 +176,13 @@ function clearCredential(headers: unknown): string | undefined {
   return undefined;
 }
 
-/** Set-Cookie attributes, which the recorder keeps as they came. */
-const COOKIE_ATTRIBUTES = new Set([
-  'expires',
-  'max-age',
-  'domain',
-  'path',
-  'secure',
-  'httponly',
-  'samesite',
-  'partitioned',
-  'priority',
-]);
-
 /**
  * Whether a credential header's value holds more than the recorder writes: a `<redacted>` beside
  * a credential in clear (`Bearer <redacted> KEY`, `sid=<redacted>; other=KEY`) is in clear too.
  */
 function holdsClear(name: string, value: string): boolean {
-  const hidden = (pair: string) => {
-    const text = pair.trim();
-    return text === '' || text === '<redacted>' || /^[^=]*=\s*<redacted>$/.test(text);
-  };
-  if (name === 'cookie') return !value.split(/[;,]/).every(hidden);
-  if (name === 'set-cookie') {
-    // Each cookie of the line (folded by commas), its attributes aside; a comma inside an
-    // attribute (`Expires=Wed, 21 Oct 2026 ...`) is followed by no `=` before its `;`.
-    return value.split(',').some((piece, index) => {
-      const [pair = ''] = piece.split(';', 1);
-      if (index > 0 && !pair.includes('=')) return false;
-      const attribute = pair.split('=', 1)[0]!.trim().toLowerCase();
-      return !COOKIE_ATTRIBUTES.has(attribute) && !hidden(pair);
-    });
-  }
+  if (name === 'cookie') return !cookiePairs(value).every(isHiddenPair);
+  if (name === 'set-cookie') return !setCookiePairs(value).every(isHiddenPair);
   // A scheme, then what the recorder leaves of credentials: `12345:<redacted>` (a server id),
   // `token=<redacted>`; a scheme alone (`Bearer`) holds none.
   const rest = value.replace(/^\S+/, '');

@@ -10,7 +10,8 @@ import { codingsListed } from '../content-codings.js';
 import { HostAllowList, hostFieldCount } from '../http/host-allow-list.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
-import { REDACTED, Redactor } from '../redaction/redact.js';
+import { Redactor } from '../redaction/redact.js';
+import { cookiePairs, hiddenPair, mapSetCookiePairs } from './cookie-lines.js';
 import { decodedBody } from './decoded-body.js';
 import { recordedEntry } from './escaped-size.js';
 import { ExchangeSlots } from './exchange-slots.js';
@@ -304,8 +305,8 @@ function codingsOf(headers: Record<string, string | string[] | number | undefine
 /**
  * Cookies are a session's credentials (the service's own, or a gateway's): the HAR keeps their
  * names, for what a client sent, and never their values. `Cookie: a=1; b=2` becomes
- * `a=<redacted>; b=<redacted>`; each `Set-Cookie` keeps its name and attributes; a pair without
- * `=` is all value (`<redacted>`).
+ * `a=<redacted>; b=<redacted>`; each cookie of a `Set-Cookie` line (several, folded by commas)
+ * keeps its name and attributes (./cookie-lines.ts).
  */
 function withoutCookieValues<H extends Record<string, string | string[] | number | undefined>>(
   headers: H,
@@ -313,23 +314,11 @@ function withoutCookieValues<H extends Record<string, string | string[] | number
   const { cookie, 'set-cookie': setCookie } = headers;
   if (cookie === undefined && setCookie === undefined) return headers;
   const copy: Record<string, unknown> = { ...headers };
-  const hide = (pair: string) => {
-    const equals = pair.indexOf('=');
-    if (equals !== -1) return `${pair.slice(0, equals)}=${REDACTED}`;
-    // No `=`: a browser stores the pair as a cookie with no name, the text its value.
-    return pair === '' ? pair : REDACTED;
-  };
-  if (typeof cookie === 'string') {
-    copy.cookie = cookie
-      .split(';')
-      .map((pair) => hide(pair.trim()))
-      .join('; ');
-  }
+  if (typeof cookie === 'string') copy.cookie = cookiePairs(cookie).map(hiddenPair).join('; ');
   if (setCookie !== undefined) {
-    copy['set-cookie'] = [setCookie].flat().map((line) => {
-      const [first = '', ...attributes] = String(line).split(';');
-      return [hide(first.trim()), ...attributes].join(';');
-    });
+    copy['set-cookie'] = [setCookie]
+      .flat()
+      .map((line) => mapSetCookiePairs(String(line), hiddenPair));
   }
   return copy as H;
 }

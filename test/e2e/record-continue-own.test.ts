@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startRecorder } from '../../src/index.js';
+import { exchange } from '../helpers/raw-socket.js';
+import { harFolder, upstreamsClosedAfterEach } from '../helpers/recorder-files.js';
+
+/**
+ * A HAR the recorder wrote is continued by the next run on the same --out, whatever odd
+ * credentials the exchanges held: the check that refuses a file holding a credential in clear
+ * must recognise every form the recorder itself writes (redacted names, schemes, attributes).
+ */
+const folder = harFolder('record-continue-own-');
+const upstreamOf = upstreamsClosedAfterEach();
+
+/**
+ * Request lines sent through the recorder, the Set-Cookie lines its upstream answers, and the
+ * credentials that must not be in the HAR (each in clear).
+ */
+const CASES: { name: string; request: string[]; setCookie?: string[]; secrets: string[] }[] = [
+  { name: 'a short cookie', request: ['Cookie: a=abc'], secrets: ['abc'] },
+  { name: 'a cookie with no value', request: ['Cookie: a=; b'], secrets: [] },
+  {
+    name: 'cookies joined by commas',
+    request: ['Cookie: a=Secret1, tok=Secret2'],
+    secrets: ['Secret1', 'Secret2'],
+  },
+  {
+    name: 'a cookie name holding a comma',
+    request: ['Cookie: x,y=Secret3; z=Secret4'],
+    secrets: ['Secret3', 'Secret4'],
+  },
+  { name: 'a quoted cookie', request: ['Cookie: q="Quoted Secret"'], secrets: ['Quoted Secret'] },
+  {
+    name: 'Bearer with a trailing word',
+    request: ['Authorization: Bearer KeyOne extra words'],
+    secrets: ['KeyOne'],
+  },
+  {
+    name: 'Basic with a trailing word',
+    request: [`Authorization: Basic ${Buffer.from('12345:KeyTwo').toString('base64')} trailing`],
+    secrets: ['KeyTwo', Buffer.from('12345:KeyTwo').toString('base64')],
+  },
+  {
+    name: 'Token parameters',
+    request: ['Authorization: Token token=KeyThree, realm="x"'],
+    secrets: ['KeyThree'],
+  },
+  { name: 'a scheme alone', request: ['Authorization: Bearer'], secrets: [] },
+  { name: 'a short bearer', request: ['Authorization: Bearer ab'], secrets: [] },
+  {
+    name: 'a Proxy-Authorization',
+    request: ['Proxy-Authorization: Digest username="u", response="Resp0nse"'],
+    secrets: ['Resp0nse'],
+  },
+  {
+    name: 'Basic of a key only',
+    request: [`Authorization: Basic ${Buffer.from('KeyFour').toString('base64')}`],
+    secrets: ['KeyFour'],
+  },
+  { name: 'Basic not base64', request: ['Authorization: Basic !!not-base64!!'], secrets: [] },
+  {
+    name: 'a set cookie',
+    request: [],
+    setCookie: ['sid=SetSecret1; Path=/; HttpOnly'],
+    secrets: ['SetSecret1'],
+  },
+  {
+    name: 'cookies folded into one Set-Cookie line',
+    request: [],
+    setCookie: ['a=SetSecret2; Path=/, b=SetSecret3; Path=/'],
+    secrets: ['SetSecret2', 'SetSecret3'],
+  },
+  {
+    name: 'a short cookie folded into a Set-Cookie line',
+    request: [],
+    setCookie: ['a=SetSecret5; Path=/, b=xy,z; Path=/'],
+    secrets: ['SetSecret5', 'b=xy', 'z;'],
+  },
+  {
+    name: 'a Set-Cookie with an Expires date',
+    request: [],
+    setCookie: ['c=SetSecret4; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/, d=q'],
+    secrets: ['SetSecret4', 'd=q'],
+  },
+  {
+    name: 'a Set-Cookie name holding a comma',
+    request: [],
+    setCookie: ['x,y=SetSecret6; Path=/'],
+    secrets: ['SetSecret6'],
+  },
+  { name: 'a short set cookie', request: [], setCookie: ['s=x'], secrets: ['s=x'] },
+  {
+    name: 'a Set-Cookie with no value',
+    request: [],
+    setCookie: ['gone=; Max-Age=0'],
+    secrets: [],
+  },
+  {
+    name: 'a nameless set cookie',
+    request: [],
+    setCookie: ['NamelessSetSecret'],
+    secrets: ['NamelessSetSecret'],
+  },
+];
+
+describe('record continues a HAR it wrote itself', () => {
+  it.each(CASES)('after $name', async ({ name, request, setCookie, secrets }) => {
+    const upstream = await upstreamOf((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (setCookie) res.setHeader('set-cookie', setCookie);
+        res.end('[]');
+      });
+    });
+    const out = join(folder, `${name.replaceAll(' ', '-')}.har`);
+    const first = await startRecorder({ upstream, out, https: false });
+    try {
+      const { text } = await exchange(
+        { url: first.baseUrl, ca: undefined },
+        [
+          'GET /marketing/v1/lists HTTP/1.1',
+          `Host: ${new URL(first.baseUrl).host}`,
+          ...request,
+          'Connection: close',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+      expect(text).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      await first.close();
+    }
+    const written = readFileSync(out, 'utf8');
+    for (const secret of secrets) expect(written).not.toContain(secret);
+    // Then a second run on the same file: it starts, and keeps the first run's entry.
+    const second = await startRecorder({ upstream, out, https: false });
+    await second.close();
+    const entries = (JSON.parse(readFileSync(out, 'utf8')) as { log: { entries: unknown[] } }).log
+      .entries;
+    expect(entries).toHaveLength(1);
+    expect(readFileSync(out, 'utf8')).toBe(written);
+  });
+});

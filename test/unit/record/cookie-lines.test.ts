@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cookiePairs,
+  hiddenPair,
+  isHiddenPair,
+  mapSetCookiePairs,
+  setCookiePairs,
+} from '../../../src/record/cookie-lines.js';
+
+describe('cookie lines', () => {
+  it('splits a Cookie line by semicolons only: a comma may be in a name or a value', () => {
+    expect(cookiePairs('a=1; x,y=2;b')).toEqual(['a=1', 'x,y=2', 'b']);
+  });
+
+  it.each([
+    ['sid=abc; Path=/; HttpOnly', ['sid=abc']],
+    ['a=1, b=2', ['a=1, b=2']],
+    ['a=1; Path=/, b=2; Path=/', ['a=1', 'b=2']],
+    ['a=1; Path=/, b=x,y; Secure', ['a=1', 'b=x,y']],
+    ['c=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/', ['c=1']],
+    ['c=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=2', ['c=1', 'd=2']],
+    ['x,y=1; Path=/', ['x,y=1']],
+    ['nameless', ['nameless']],
+    ['', ['']],
+  ])('finds the cookies of the Set-Cookie line %j', (line, pairs) => {
+    expect(setCookiePairs(line)).toEqual(pairs);
+  });
+
+  it.each([
+    ['sid=abc; Path=/; HttpOnly', 'sid=<redacted>; Path=/; HttpOnly'],
+    ['a=1; Path=/, b=x,y; Secure', 'a=<redacted>; Path=/, b=<redacted>; Secure'],
+    [
+      'c=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=2',
+      'c=<redacted>; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=<redacted>',
+    ],
+    ['nameless; Max-Age=0', '<redacted>; Max-Age=0'],
+    ['gone=; Max-Age=0', 'gone=<redacted>; Max-Age=0'],
+  ])('hides each cookie value of %j and keeps its attributes', (line, hidden) => {
+    const written = mapSetCookiePairs(line, hiddenPair);
+    expect(written).toBe(hidden);
+    expect(setCookiePairs(written).every(isHiddenPair)).toBe(true);
+  });
+
+  it.each(['', '<redacted>', 'a=<redacted>', ' a = <redacted> ', 'x,y=<redacted>'])(
+    'takes %j as hidden',
+    (pair) => expect(isHiddenPair(pair)).toBe(true),
+  );
+
+  it.each(['KEY', 'a=KEY', 'a=<redacted>, b=KEY', 'a=<redacted>KEY', '<redacted> KEY'])(
+    'takes %j as holding a value in clear',
+    (pair) => expect(isHiddenPair(pair)).toBe(false),
+  );
+});
