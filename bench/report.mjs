@@ -325,7 +325,7 @@ const ANALYSIS = `- **Noise.** This is a 2-vCPU virtual machine: the same run re
   each answer). All three do more general work per request than a purpose-built route.`;
 
 /** The journal's memory bound and the cost of long polls. */
-export function journalSection({ memory, waits }) {
+export function journalSection({ memory, waits, inspector }) {
   const mib = (value) => `${Math.round(value)} MiB`;
   const pending = waits.statuses.pending ?? 0;
   const refused = waits.statuses[429] ?? 0;
@@ -378,6 +378,32 @@ export function journalSection({ memory, waits }) {
       `${waits.bodyFilters.max} ms (p99 ${waits.bodyFilters.p99} ms of ${waits.bodyFilters.requests}, one each 20 ms)`,
       '< 500 ms',
       ok(waits.bodyFilters.max < 500),
+    ]),
+    ...inspectorRows(inspector),
+  ];
+}
+
+/** GET /lists with the inspector page open on 300 MiB of state (bench/inspector.mjs). */
+function inspectorRows(inspector) {
+  if (inspector === undefined || inspector.skipped !== undefined) return [];
+  return [
+    row([
+      `GET /lists p99, the inspector page closed, ${inspector.stateMiB} MiB of state`,
+      `${inspector.quiet.p99} ms (of ${inspector.quiet.requests})`,
+      '',
+      '',
+    ]),
+    row([
+      `GET /lists p99, the inspector page open on it (\`bench/inspector.mjs\`)`,
+      `${inspector.open.p99} ms (of ${inspector.open.requests}; max ${inspector.open.max} ms)`,
+      '< 50 ms',
+      ok(inspector.open.p99 < 50),
+    ]),
+    row([
+      'RSS growth of the sandbox while the page is open',
+      `${inspector.residentGrowthMiB} MiB`,
+      '< 40 MiB',
+      ok(inspector.residentGrowthMiB < 40),
     ]),
   ];
 }

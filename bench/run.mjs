@@ -415,7 +415,10 @@ function startupBenchmarks() {
   return { image: hasImage ? image : undefined, ...JSON.parse(output) };
 }
 
-/** The journal's memory (bench/soak.mjs --journal-rss) and long polls (bench/waits.mjs). */
+/**
+ * The journal's memory (bench/soak.mjs --journal-rss), long polls (bench/waits.mjs), and the
+ * inspector page open on a large state (bench/inspector.mjs).
+ */
 function journalBenchmarks() {
   const run = (script, args) => {
     const output = execFileSync(process.execPath, [join(HERE, script), ...args], {
@@ -424,10 +427,11 @@ function journalBenchmarks() {
     log(`  ${script} ${output.trim()}`);
     return JSON.parse(output);
   };
-  log('The journal: memory with 1 MiB bodies, long polls over 64 KiB bodies:');
+  log('The journal: memory with 1 MiB bodies, long polls over 64 KiB bodies, the inspector:');
   return {
     memory: run('soak.mjs', ['--journal-rss', '--json']),
     waits: run('waits.mjs', ['--waits', '500', '--seconds', String(SECONDS)]),
+    inspector: run('inspector.mjs', ['--seconds', String(Math.max(SECONDS, 6))]),
   };
 }
 

@@ -11,15 +11,16 @@ const available = chromiumAvailable(import.meta.url);
  * The inspector open on a sandbox holding 300 MiB of state. The page used to read the whole state
  * (GET /__admin/state) every 3 s and the whole journal every second, each on a timer whether or
  * not the last call had ended: GET /lists p99 went from 5 ms to 7.5 s and the sandbox's memory
- * from 0.7 to 6.4 GB. The sandbox runs in its own process, so that its latency and memory are its
- * own, not the test's or the browser's.
+ * from 0.7 to 6.4 GB. What the page reads and the sandbox's memory are checked here; the latency
+ * is measured by bench/inspector.mjs, never timed in a test. The sandbox runs in its own process,
+ * so that its memory is its own, not the test's or the browser's.
  */
 const MiB = 1024 * 1024;
 /** Five servers of 60 contacts with a 1 MiB value each: each seed within the 64 MiB seed limit. */
 const SERVERS = 5;
 const CONTACTS = 60;
-/** How long GET /lists is measured with the page open: several of its state polls (every 3 s). */
-const MEASURE_MS = 12_000;
+/** How long the page stays open while GET /lists is asked: several of its state polls (every 3 s). */
+const OPEN_MS = 12_000;
 
 /** The process's resident memory now, from /proc (Linux): what it holds, not what it peaked at. */
 function residentBytes(pid: number): number {
@@ -27,16 +28,11 @@ function residentBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) * 1024;
 }
 
-function timedGet(agent: Agent, url: string, authorization: string): Promise<number> {
-  const start = performance.now();
+function getLists(agent: Agent, url: string, authorization: string): Promise<number> {
   return new Promise((resolve, reject) => {
     request(url, { agent, headers: { authorization } }, (response) => {
       response.resume();
-      response.on('end', () =>
-        response.statusCode === 200
-          ? resolve(performance.now() - start)
-          : reject(new Error(`GET /lists answered ${response.statusCode}`)),
-      );
+      response.on('end', () => resolve(response.statusCode ?? 0));
     })
       .on('error', reject)
       .end();
@@ -69,9 +65,6 @@ async function seedLargeState(url: string): Promise<void> {
   }
 }
 
-const p99 = (samples: number[]) =>
-  [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.99) - 1]!;
-
 describe.skipIf(!available)('the inspector on a sandbox holding 300 MiB of state', () => {
   let browser: Browser | undefined;
   let cli: Pick<RunningCli, 'child'> | undefined;
@@ -80,7 +73,7 @@ describe.skipIf(!available)('the inspector on a sandbox holding 300 MiB of state
     if (cli?.child.exitCode === null) cli.child.kill('SIGKILL');
   });
 
-  it('keeps GET /lists p99 under 50 ms and the sandbox memory flat while the page is open', async () => {
+  it("reads a bounded part of the state and keeps the sandbox's memory flat while the page is open", async () => {
     const running = spawnCliWithPeakRss(['--http', '--port', '0']);
     cli = running;
     const { url, servers } = await started({
@@ -94,28 +87,30 @@ describe.skipIf(!available)('the inspector on a sandbox holding 300 MiB of state
     const pid = running.child.pid!;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const lists = `${url}/marketing/v1/lists`;
-    // Without the page: the figure to compare with.
-    const quiet: number[] = [];
-    for (const end = performance.now() + 2000; performance.now() < end; ) {
-      quiet.push(await timedGet(agent, lists, authorization));
-    }
+    // Without the page: the memory to compare with, once a client's requests have filled the
+    // journal (1000 entries) a few times over, as they go on doing while the page is open.
+    for (let asked = 0; asked < 5000; asked++) await getLists(agent, lists, authorization);
     const before = residentBytes(pid);
 
     browser = await launchChromium();
     const page = await browser.newPage();
-    const polls: string[] = [];
-    page.on('request', (sent) => {
-      if (sent.resourceType() === 'fetch') polls.push(new URL(sent.url()).pathname);
+    /** Each answer the page's own calls got: its path and its length in bytes. */
+    const reads: { path: string; bytes: number }[] = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() !== 'fetch') return;
+      const body = await response.body().catch(() => Buffer.alloc(0));
+      reads.push({ path: new URL(response.url()).pathname, bytes: body.length });
     });
     await page.goto(`${url}/__admin/ui`);
     let mostResident = before;
     const sampler = setInterval(() => {
       mostResident = Math.max(mostResident, residentBytes(pid));
     }, 200);
-    const open: number[] = [];
+    const statuses = new Set<number>();
+    let asked = 0;
     try {
-      for (const end = performance.now() + MEASURE_MS; performance.now() < end; ) {
-        open.push(await timedGet(agent, lists, authorization));
+      for (const end = performance.now() + OPEN_MS; performance.now() < end; asked++) {
+        statuses.add(await getLists(agent, lists, authorization));
       }
     } finally {
       clearInterval(sampler);
@@ -125,23 +120,32 @@ describe.skipIf(!available)('the inspector on a sandbox holding 300 MiB of state
     await page.close();
     running.child.kill('SIGTERM');
     const { rss: peak } = await running.exited;
+    const readBytes = reads.reduce((sum, read) => sum + read.bytes, 0);
     const figures = {
-      quietP99Ms: p99(quiet).toFixed(1),
-      openP99Ms: p99(open).toFixed(1),
-      openGets: open.length,
+      listsAsked: asked,
+      pageReads: reads.length,
+      pageReadKiB: Math.round(readBytes / 1024),
+      largestReadKiB: Math.round(Math.max(...reads.map((read) => read.bytes)) / 1024),
       residentBeforeMiB: Math.round(before / MiB),
       residentMostWhileOpenMiB: Math.round(mostResident / MiB),
       peakRssMiB: Math.round(peak / MiB),
-      pagePolls: polls.length,
     };
     console.log('inspector on 300 MiB of state:', JSON.stringify(figures));
 
-    expect(p99(open)).toBeLessThan(50);
+    expect([...statuses]).toEqual([200]);
+    // The page never reads the whole state, nor a value whole: an overview cuts each value at
+    // 200 characters, so all its reads in 12 s are a small part of one 1 MiB value (the old page
+    // read the 300 MiB state every 3 s).
+    expect(reads.map((read) => read.path)).not.toContain('/__admin/state');
+    expect(Math.max(...reads.map((read) => read.bytes))).toBeLessThan(MiB);
+    expect(readBytes).toBeLessThan(4 * MiB);
     // The page's polls hold nothing of the state's size in the sandbox (the old page's reads of
     // the whole state added 54 MiB in these 12 s, and gigabytes once they piled up).
     expect(mostResident - before).toBeLessThan(40 * MiB);
     // The page was live the whole time: its servers, several journal and state polls.
     expect(shown).toBe(SERVERS + servers.length);
-    expect(polls.filter((path) => path.endsWith('/overview')).length).toBeGreaterThanOrEqual(3);
+    const polled = reads.map((read) => read.path);
+    expect(polled.filter((path) => path.endsWith('/overview')).length).toBeGreaterThanOrEqual(3);
+    expect(polled.filter((path) => path === '/__admin/requests').length).toBeGreaterThanOrEqual(3);
   }, 90_000);
 });

@@ -3,28 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { spawnCliPerTest, started } from '../helpers/cli.js';
 
 // Long polls stay cheap however many there are: 500 waits with body filters that never match,
-// asked at once over a journal of 300 bodies of 60 KB, leave every other request answered within
-// 500 ms. The sandbox runs in its own process, so its event loop is its own. The bound is loose
-// on purpose (a busy 2-core machine moves timings): without the shared budget for first scans the
-// waits held the loop for 2 to 2.7 s and a PUT waited behind them. bench/waits.mjs measures it.
+// asked at once over a journal of 300 bodies of 60 KB, share one budget for their first scans,
+// and past it are refused at once (400) instead of each scanning every body. Without that budget
+// the waits held the sandbox's event loop for 2 to 2.7 s and a PUT waited behind them. What the
+// waits are answered is checked here; how long other requests take meanwhile is measured by
+// bench/waits.mjs, never timed in a test. The sandbox runs in its own process, as users run it.
 
 const spawn = spawnCliPerTest();
 const WAITS = 500;
-const BOUND_MS = 500;
 
-interface Answer {
-  readonly status: number;
-  readonly ms: number;
-}
-
-/** One exchange over its own connection, timed from the first byte sent to the last received. */
+/** One exchange over its own connection (or `agent`'s): the status it was answered. */
 function exchange(
   url: string,
   path: string,
   init: { method?: string; authorization?: string; body?: string; agent?: Agent } = {},
-): Promise<Answer> {
+): Promise<number> {
   const { hostname, port } = new URL(url);
-  const begun = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -40,9 +34,7 @@ function exchange(
       },
       (res) => {
         res.resume();
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - begun }),
-        );
+        res.on('end', () => resolve(res.statusCode ?? 0));
       },
     );
     req.on('error', reject);
@@ -51,7 +43,7 @@ function exchange(
 }
 
 describe('many long polls with body filters over a full journal', () => {
-  it('leave every other request answered within 500 ms, and each wait answered', async () => {
+  it('are each answered, refused at once past their shared budget, and other requests are answered meanwhile', async () => {
     const cli = spawn(['--http', '--port', '0']);
     const { url, servers } = await started(cli);
     const { serverId, key } = servers[0]!;
@@ -68,7 +60,7 @@ describe('many long polls with body filters over a full journal', () => {
     }
 
     // The others' client keeps one connection, opened before the waits arrive, as a real client
-    // does: what it measures is the server's event loop, not 500 connections queued to be accepted.
+    // does.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     await exchange(url, '/marketing/v1/lists', { authorization, agent });
     const never = encodeURIComponent(JSON.stringify({ firstName: 'never sent' }));
@@ -76,7 +68,7 @@ describe('many long polls with body filters over a full journal', () => {
       exchange(url, `/__admin/requests/wait?body=${never}&timeoutMs=2000`),
     );
     // Others' requests, one after another, while the waits arrive and are scanned.
-    const others: Answer[] = [];
+    const others: number[] = [];
     let settled = false;
     const allWaits = Promise.all(waits).finally(() => {
       settled = true;
@@ -90,13 +82,10 @@ describe('many long polls with body filters over a full journal', () => {
 
     // Each wait ends: refused at once past the shared budget (400), or timed out (404), or over
     // the cap of pending waits (429); none hangs or fails.
-    const statuses = new Set(answered.map((answer) => answer.status));
+    const statuses = new Set(answered);
     expect([...statuses].every((status) => [400, 404, 429].includes(status))).toBe(true);
-    expect(answered.some((answer) => answer.status === 400)).toBe(true);
-    expect(others.map((answer) => answer.status)).toEqual(
-      others.map((_, index) => (index % 2 === 0 ? 200 : 400)),
-    );
-    const slowest = Math.max(...others.map((answer) => answer.ms));
-    expect(slowest, `the slowest of ${others.length} other requests`).toBeLessThan(BOUND_MS);
+    // Most are refused at once: the budget of first scans covers a few scans of this journal.
+    expect(answered.filter((status) => status === 400).length).toBeGreaterThan(WAITS / 2);
+    expect(others).toEqual(others.map((_, index) => (index % 2 === 0 ? 200 : 400)));
   }, 60_000);
 });
