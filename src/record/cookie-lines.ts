@@ -15,9 +15,9 @@ export function cookiePairs(line: string): string[] {
 /**
  * `line` with each cookie pair of a `Set-Cookie` line replaced by `change(pair)`, its attributes
  * as they were. The pair is all before the first `;`. A server (or a gateway) may fold several
- * cookies into one line by commas: after a `;`, a comma followed by a `name=` before the next
- * `;` starts another cookie, whose pair runs to that `;`. A comma in an attribute
- * (`Expires=Wed, 21 Oct 2026 07:28:00 GMT`) is followed by no `=`.
+ * cookies into one line by commas: after a `;`, a comma starts another cookie, whose pair runs to
+ * the next `;` (a pair without `=` too: a cookie with no name). The one comma an attribute holds
+ * is the date's of `Expires=Wed, 21 Oct 2026 07:28:00 GMT`, after its day's name.
  */
 export function mapSetCookiePairs(line: string, change: (pair: string) => string): string {
   const [first = '', ...attributes] = line.split(';');
@@ -25,7 +25,8 @@ export function mapSetCookiePairs(line: string, change: (pair: string) => string
   const head = `${space}${change(first.trim())}`;
   const changed = attributes.map((segment) => {
     const pieces = segment.split(',');
-    const start = pieces.findIndex((piece, index) => index > 0 && piece.includes('='));
+    const dated = /^\s*expires\s*=\s*[a-z]+\s*$/i.test(pieces[0]!) ? 2 : 1;
+    const start = pieces.findIndex((piece, index) => index >= dated && piece.trim() !== '');
     if (start === -1) return segment;
     const pair = pieces.slice(start).join(',');
     const indent = /^\s*/.exec(pair)![0];

@@ -85,29 +85,56 @@ export class LearnedSecrets implements SecretSource {
 
   /**
    * Read leniently, as a server would take them: any whitespace around and between the scheme and
-   * the credentials. Besides the whole token of another scheme, each `name=value` parameter's
-   * value (`Token token=KEY`). A Basic secret that is not UTF-8 is taken as Latin-1 bytes.
+   * the credentials, and each credential of a list (`Bearer A, Bearer B`). Besides the whole
+   * token of another scheme, each `name=value` parameter's value (`Token token=KEY`). A Basic
+   * secret that is not UTF-8 is taken as Latin-1 bytes.
    */
   private learnCredentials(value: string): void {
-    const match = /^\s*(\S+)\s+([\s\S]*?)\s*$/.exec(value);
-    if (!match) return;
+    const match = /^(\S+)\s+([\s\S]+)$/.exec(value.trim());
+    if (!match) {
+      this.learnBare(value.trim());
+      return;
+    }
     const [, scheme, token] = match as unknown as [string, string, string];
+    // Each further credential of a list: a piece after a comma that starts with a word followed
+    // by no `=` (`, Bearer B`, `, B`), where a parameter (`, realm="x"`, `, realm = x`) is.
+    for (const piece of listItems(token).slice(1)) {
+      if (/^\s*[^\s=]+(?:\s+[^\s=]|\s*$)/.test(piece)) this.learnCredentials(piece);
+    }
     // The first word alone too: a server that reads `split(' ')[1]` takes it as the credentials,
     // whatever follows (`Bearer KEY extra`, `Basic X, Basic Y`).
     const [first = ''] = token.split(/[\s,]/, 1);
     if (scheme.toLowerCase() !== 'basic') {
       this.add(token);
       this.add(first);
-      for (const param of token.matchAll(
-        /(?:^|[\s,])[!#$%&'*+.^_`|~\w-]+\s*=\s*("[^"]*"|[^\s,]+)/g,
-      ))
-        this.add(param[1]!.replace(/^"|"$/g, ''));
+      this.learnParameters(token);
       return;
     }
     this.learnBasic(token.replace(/\s+/g, ''));
     // Only when that word alone holds credentials: base64 split by white space is one (above).
     if (first !== token && /:[\s\S]/.test(Buffer.from(first, 'base64').toString('latin1')))
       this.learnBasic(first);
+  }
+
+  /**
+   * A value of one word: no scheme, the credential itself (`Authorization: KEY`, as some APIs
+   * take it), a parameter (`key=KEY`), or Basic's base64 without its scheme. A scheme's name
+   * alone (`Bearer`, a client whose token was empty) holds none: learned, it would be taken out
+   * of every later header that names its scheme.
+   */
+  private learnBare(word: string): void {
+    if (word === '' || SCHEMES.has(word.toLowerCase())) return;
+    this.add(word);
+    this.learnParameters(word);
+    const decoded = Buffer.from(word, 'base64').toString('utf8');
+    // Base64 of text holding a colon, as Basic's `id:key`; random bytes are rarely such text.
+    if (/^[^\x00-\x1f\x7f\uFFFD]*:[^\x00-\x1f\x7f\uFFFD]+$/.test(decoded)) this.learnBasic(word);
+  }
+
+  /** The value of each `name=value` parameter of a token, without its quotes. */
+  private learnParameters(token: string): void {
+    for (const param of token.matchAll(/(?:^|[\s,])[!#$%&'*+.^_`|~\w-]+\s*=\s*("[^"]*"|[^\s,]+)/g))
+      this.add(param[1]!.replace(/^"|"$/g, ''));
   }
 
   /** Basic credentials: the base64 as sent, and the key (and a username that is no server id). */
@@ -180,6 +207,47 @@ export class LearnedSecrets implements SecretSource {
       this.firstChange += dropped;
     }
   }
+}
+
+/**
+ * HTTP authentication schemes (the IANA registry's, and the common `Token`): a header holding only
+ * one of these names holds no credential.
+ */
+const SCHEMES = new Set([
+  'basic',
+  'bearer',
+  'concealed',
+  'digest',
+  'dpop',
+  'gnap',
+  'hoba',
+  'mutual',
+  'negotiate',
+  'ntlm',
+  'oauth',
+  'privatetoken',
+  'scram-sha-1',
+  'scram-sha-256',
+  'token',
+  'vapid',
+]);
+
+/** The items of a comma-separated list, a comma inside a quoted string (`"a, b"`) kept. */
+function listItems(text: string): string[] {
+  const items: string[] = [];
+  let quoted = false;
+  let from = 0;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (quoted && char === '\\') at += 1;
+    else if (char === '"') quoted = !quoted;
+    else if (char === ',' && !quoted) {
+      items.push(text.slice(from, at));
+      from = at + 1;
+    }
+  }
+  items.push(text.slice(from));
+  return items;
 }
 
 /** A header's values, one per field line: Node gives a repeated header as an array. */

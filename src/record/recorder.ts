@@ -160,7 +160,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
           // What is not yet on disk is bounded: past it, the turn waits for the next write.
           await file.room();
           nextId += 1;
-          secrets.learn(exchange.requestHeaders, exchange.responseHeaders);
+          // The client's headers as it sent them: Proxy-Authorization is not forwarded, but its
+          // credentials may come back in a query, a body or an answer.
+          secrets.learn(req.headers, exchange.responseHeaders);
           file.append(exchangeEntry(nextId, exchange, upstream, redactor));
         },
         // The client went away (before its request or its answer was whole), its body was past

@@ -1,5 +1,6 @@
 import { AnswerTooLargeError } from '../answer-limit.js';
 import { InvalidOptionError } from '../domain/errors.js';
+import { foldCase, MAX_FIELD_NAME_LENGTH } from '../domain/rules.js';
 import type { Seed, ServerSeed } from '../domain/seed-types.js';
 import { Store } from '../domain/store.js';
 import { jsonDepthExceeds } from '../json-depth.js';
@@ -83,6 +84,29 @@ async function getItems<T extends object>(target: Target, path: string): Promise
 }
 
 /**
+ * The custom fields with their hidden names told apart again. Two names of the account that held
+ * the key in two forms (as is, base64) are one once hidden, and a server's field names are
+ * unique: each hidden name that another name already takes gets a number (`[redacted] 2`), cut
+ * to the 50 characters a name may have.
+ */
+function distinctNames<T extends { name: string }>(fields: readonly T[], copies: T[]): T[] {
+  const hidden = (index: number) => copies[index]!.name !== fields[index]!.name;
+  const taken = new Set(
+    copies.filter((_, index) => !hidden(index)).map((copy) => foldCase(String(copy.name))),
+  );
+  return copies.map((copy, index) => {
+    if (!hidden(index) || typeof copy.name !== 'string') return copy;
+    let name = copy.name.slice(0, MAX_FIELD_NAME_LENGTH);
+    for (let number = 2; taken.has(foldCase(name)); number++) {
+      const suffix = ` ${number}`;
+      name = `${copy.name.slice(0, MAX_FIELD_NAME_LENGTH - suffix.length)}${suffix}`;
+    }
+    taken.add(foldCase(name));
+    return { ...copy, name };
+  });
+}
+
+/**
  * Reads an account's lists, custom fields and content into a seed, checked by the seed rules.
  * The API cannot list contacts, so the seed has none.
  */
@@ -124,7 +148,10 @@ export async function importSeed(options: ImportOptions): Promise<Seed> {
   const server: ServerSeed = {
     serverId: options.serverId,
     ...(options.keepKey ? { key: options.key } : {}),
-    customFields: copied('/customfields', fields, ['customFieldNameId', 'name']),
+    customFields: distinctNames(
+      fields,
+      copied('/customfields', fields, ['customFieldNameId', 'name']),
+    ),
     lists: copied('/lists', lists, ['id', 'name']),
     content: copied('/content', content, ['id', 'name', 'created', 'updated']),
   };

@@ -14,10 +14,17 @@ const folder = harFolder('record-continue-own-');
 const upstreamOf = upstreamsClosedAfterEach();
 
 /**
- * Request lines sent through the recorder, the Set-Cookie lines its upstream answers, and the
- * credentials that must not be in the HAR (each in clear).
+ * Request lines sent through the recorder (with a query, for some), the Set-Cookie lines its
+ * upstream answers, and the credentials that must not be in the HAR in clear. The upstream echoes
+ * the request's Authorization and target in its answer's body, as a 401 quoting them does.
  */
-const CASES: { name: string; request: string[]; setCookie?: string[]; secrets: string[] }[] = [
+const CASES: {
+  name: string;
+  request: string[];
+  query?: string;
+  setCookie?: string[];
+  secrets: string[];
+}[] = [
   { name: 'a short cookie', request: ['Cookie: a=abc'], secrets: ['abc'] },
   { name: 'a cookie with no value', request: ['Cookie: a=; b'], secrets: [] },
   {
@@ -89,6 +96,59 @@ const CASES: { name: string; request: string[]; setCookie?: string[]; secrets: s
     setCookie: ['x,y=SetSecret6; Path=/'],
     secrets: ['SetSecret6'],
   },
+  {
+    name: 'a nameless cookie folded after an attribute',
+    request: [],
+    setCookie: ['a=SetSecret7; Path=/, NamelessSess0123'],
+    secrets: ['SetSecret7', 'NamelessSess0123'],
+  },
+  {
+    name: 'a nameless cookie folded after an Expires date',
+    request: [],
+    setCookie: ['a=SetSecret8; Expires=Wed, 21 Oct 2026 07:28:00 GMT, "NamelessQuoted9"; Path=/'],
+    secrets: ['SetSecret8', 'NamelessQuoted9'],
+  },
+  {
+    name: 'a key with no scheme',
+    request: ['Authorization: lin_api_BareKey0123456789'],
+    secrets: ['lin_api_BareKey0123456789'],
+  },
+  {
+    name: 'a parameter with no scheme',
+    request: ['Authorization: key=BareParamKey01'],
+    secrets: ['BareParamKey01'],
+  },
+  {
+    name: "Basic's base64 with no scheme",
+    request: [`Authorization: ${Buffer.from('12345:BareBasicKey02').toString('base64')}`],
+    secrets: ['BareBasicKey02', Buffer.from('12345:BareBasicKey02').toString('base64')],
+  },
+  {
+    name: 'two credentials in one header',
+    request: ['Authorization: Bearer FirstToken0123, Bearer SecondToken0123'],
+    secrets: ['FirstToken0123', 'SecondToken0123'],
+  },
+  {
+    name: 'two Basic credentials in one header',
+    request: [
+      `Authorization: Basic ${Buffer.from('12345:BasicOne01').toString('base64')}, Basic ${Buffer.from('12345:BasicTwo02').toString('base64')}`,
+    ],
+    secrets: ['BasicOne01', 'BasicTwo02'],
+  },
+  {
+    name: 'a Proxy-Authorization whose token is also in the query',
+    request: ['Proxy-Authorization: Bearer ProxyToken0123'],
+    query: '?k=ProxyToken0123',
+    secrets: ['ProxyToken0123'],
+  },
+  {
+    name: 'a Proxy-Authorization Basic password also in the query',
+    request: [
+      `Proxy-Authorization: Basic ${Buffer.from('proxyuser:ProxyPass0123').toString('base64')}`,
+    ],
+    query: '?p=ProxyPass0123',
+    secrets: ['ProxyPass0123'],
+  },
   { name: 'a short set cookie', request: [], setCookie: ['s=x'], secrets: ['s=x'] },
   {
     name: 'a Set-Cookie with no value',
@@ -105,13 +165,15 @@ const CASES: { name: string; request: string[]; setCookie?: string[]; secrets: s
 ];
 
 describe('record continues a HAR it wrote itself', () => {
-  it.each(CASES)('after $name', async ({ name, request, setCookie, secrets }) => {
+  it.each(CASES)('after $name', async ({ name, request, query, setCookie, secrets }) => {
     const upstream = await upstreamOf((req, res) => {
       req.resume();
       req.on('end', () => {
         res.setHeader('content-type', 'application/json');
         if (setCookie) res.setHeader('set-cookie', setCookie);
-        res.end('[]');
+        // Each credential of a list on its own, as a message naming the one it refused does.
+        const credentials = (req.headers.authorization ?? '').split(/,\s*/);
+        res.end(JSON.stringify({ echo: [...credentials, req.url] }));
       });
     });
     const out = join(folder, `${name.replaceAll(' ', '-')}.har`);
@@ -120,7 +182,7 @@ describe('record continues a HAR it wrote itself', () => {
       const { text } = await exchange(
         { url: first.baseUrl, ca: undefined },
         [
-          'GET /marketing/v1/lists HTTP/1.1',
+          `GET /marketing/v1/lists${query ?? ''} HTTP/1.1`,
           `Host: ${new URL(first.baseUrl).host}`,
           ...request,
           'Connection: close',

@@ -20,6 +20,10 @@ describe('cookie lines', () => {
     ['c=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/', ['c=1']],
     ['c=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=2', ['c=1', 'd=2']],
     ['x,y=1; Path=/', ['x,y=1']],
+    ['a=1; Path=/, NAMELESS', ['a=1', 'NAMELESS']],
+    ['a=1; expires=Wednesday, 21-Oct-26 07:28:00 GMT, "QUOTED"; Path=/', ['a=1', '"QUOTED"']],
+    ['a=1; Path=/,, b=2', ['a=1', 'b=2']],
+    ['a=1; Path=/, ', ['a=1']],
     ['nameless', ['nameless']],
     ['', ['']],
   ])('finds the cookies of the Set-Cookie line %j', (line, pairs) => {
@@ -34,6 +38,7 @@ describe('cookie lines', () => {
       'c=<redacted>; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=<redacted>',
     ],
     ['nameless; Max-Age=0', '<redacted>; Max-Age=0'],
+    ['a=1; Path=/, NAMELESS; Secure', 'a=<redacted>; Path=/, <redacted>; Secure'],
     ['gone=; Max-Age=0', 'gone=<redacted>; Max-Age=0'],
   ])('hides each cookie value of %j and keeps its attributes', (line, hidden) => {
     const written = mapSetCookiePairs(line, hiddenPair);

@@ -188,7 +188,47 @@ describe('the keys a recorder learns from one credential header', () => {
 
   it('learns nothing from a scheme without credentials', () => {
     expect(learnedFrom({ authorization: 'Bearer' })).toEqual([]);
+    expect(learnedFrom({ authorization: ' basic ' })).toEqual([]);
+    expect(learnedFrom({ authorization: 'SCRAM-SHA-256' })).toEqual([]);
     expect(learnedFrom({ authorization: '   ' })).toEqual([]);
+  });
+
+  it('takes a value of one word as the credential itself, as an API that takes no scheme reads it', () => {
+    expect(learnedFrom({ authorization: ' lin_api_BareKey0123 ' })).toEqual([
+      'lin_api_BareKey0123',
+    ]);
+    expect(learnedFrom({ authorization: 'key=BareParam01' })).toEqual([
+      'key=BareParam01',
+      'BareParam01',
+    ]);
+    // Basic's base64 without its scheme: both halves, as with it.
+    const encoded = Buffer.from('12345:bare-basic-1').toString('base64');
+    expect(learnedFrom({ authorization: encoded })).toEqual([encoded, 'bare-basic-1']);
+    // Random bytes that hold a colon are no Basic credentials: the word alone is learned.
+    const binary = Buffer.from([0xff, 0xfe, 0x3a, 0x01, 0x02, 0x03]).toString('base64');
+    expect(learnedFrom({ authorization: binary })).toEqual([binary]);
+  });
+
+  it('takes each credential of a list in one header, but no parameter as one', () => {
+    expect(learnedFrom({ authorization: 'Bearer FirstTok01, Bearer SecondTok02' })).toEqual(
+      expect.arrayContaining(['FirstTok01', 'SecondTok02']),
+    );
+    const [one, two] = ['12345:basic-one', '12345:basic-two'].map((text) =>
+      Buffer.from(text).toString('base64'),
+    );
+    expect(learnedFrom({ authorization: `Basic ${one}, Basic ${two}` })).toEqual(
+      expect.arrayContaining(['basic-one', 'basic-two']),
+    );
+    expect(learnedFrom({ authorization: 'Bearer FirstTok01, BareSecond02' })).toEqual(
+      expect.arrayContaining(['BareSecond02']),
+    );
+    // Parameters after a comma, with or without spaces around `=`, and a comma in a quoted value.
+    expect(
+      learnedFrom({ authorization: 'Digest username="u", realm = "the realm", response="r1"' }),
+    ).not.toEqual(expect.arrayContaining(['"the realm"', '= "the realm"', 'realm']));
+    expect(learnedFrom({ authorization: 'Token token="a, b c", x=1' })).not.toEqual(
+      expect.arrayContaining(['b c"']),
+    );
   });
 
   it('takes each parameter value of a token, quoted or not, with spaces around the equals sign', () => {

@@ -124,6 +124,8 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
     ['cookie', '<redacted>, x=CLEAR-SECRET-KEY-42'],
     ['proxy-authorization', 'Basic <redacted> CLEAR-SECRET-KEY-42'],
     ['set-cookie', 'sid=<redacted>; Path=/, other=CLEAR-SECRET-KEY-42'],
+    ['set-cookie', 'sid=<redacted>; Path=/, CLEAR-NAMELESS-KEY-42'],
+    ['set-cookie', 'sid=<redacted>; Expires=Wed, 21 Oct 2026 07:28:00 GMT, CLEAR-NAMELESS-42'],
   ])(
     'is refused for a %s header that holds a credential in clear beside <redacted>: %s',
     async (name, value) => {
@@ -156,6 +158,7 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
               'a=<redacted>; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Domain=example.com; HttpOnly',
           },
           { name: 'Set-Cookie', value: '<redacted>; Path=/, b=<redacted>; Max-Age=60' },
+          { name: 'Set-Cookie', value: 'a=<redacted>; Path=/, <redacted>; Secure' },
           { name: 'Authorization', value: 'Basic 12345:<redacted>' },
           { name: 'Authorization', value: 'Token token=<redacted>, b=<redacted>' },
           { name: 'Cookie', value: 'a=<redacted>; b= <redacted>; <redacted>' },

@@ -134,6 +134,36 @@ describe('importing an account into a seed', () => {
     expect(kept).toEqual([]);
   });
 
+  it('tells apart custom field names that are one once the key in them is hidden', async () => {
+    const base64 = Buffer.from(KEY).toString('base64');
+    const credentials = Buffer.from(`${SERVER_ID}:${KEY}`).toString('base64');
+    const long = 'L'.repeat(40);
+    const seed = await importFrom({
+      '/customfields': [
+        200,
+        JSON.stringify([
+          { customFieldNameId: 1, name: KEY },
+          { customFieldNameId: 2, name: base64 },
+          { customFieldNameId: 3, name: '[REDACTED] 2' },
+          { customFieldNameId: 4, name: credentials },
+          { customFieldNameId: 5, name: `${long}${KEY}` },
+          { customFieldNameId: 6, name: `${long}${KEY.replace('-', '%2D')}` },
+        ]),
+      ],
+    });
+    // The account's own `[REDACTED] 2` keeps its name (names are case-insensitive): the hidden
+    // ones go round it, each cut to 50 characters.
+    expect(seed.servers[0]?.customFields?.map((field) => field.name)).toEqual([
+      '[redacted]',
+      '[redacted] 3',
+      '[REDACTED] 2',
+      '[redacted] 4',
+      `${long}[redacted]`,
+      `${long}[redacte 2`,
+    ]);
+    expect(JSON.stringify(seed)).not.toContain(KEY);
+  });
+
   it('imports content the service lists without its times: the seed rules date it', async () => {
     const seed = await importFrom({ '/content': [200, JSON.stringify([{ id: 1, name: 'A' }])] });
     expect(seed.servers[0]?.content).toEqual([{ id: 1, name: 'A' }]);
