@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseCommandLine, readFlagFile, USAGE, UsageError } from './cli/args.js';
 import { banner } from './cli/banner.js';
 import { CaFileError, writeCaFile } from './cli/ca-file.js';
+import { outliveClosedOutput } from './cli/closed-output.js';
 import { EXIT_COULD_NOT_RUN, EXIT_USAGE } from './cli/exit-codes.js';
 import { tlsPairProblem } from './cli/tls-files.js';
 import { FakeMarketingServerError, StateSaveError } from './domain/errors.js';
@@ -41,6 +42,7 @@ function readPem(file: string, flag: string): string {
 // The subcommands are imported when run: the sandbox's start-up, kept short, loads none of their
 // code (verify's checks, the recorder's proxy, replay's comparisons, HAR reading).
 async function main(): Promise<void> {
+  outliveClosedOutput();
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'verify' || command === 'import') {
     const { runVerifyCommand } = await import('./cli/verify-command.js');

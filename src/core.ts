@@ -293,11 +293,15 @@ export class Core {
         'No state file: create the fake with the stateFile option to save its state.',
       );
     }
+    // A neighbour can put a file at the name after the start too: the same refusal, with its
+    // reason (the write itself would fail as "no permission" in a sticky folder).
+    const problem = unwritableFileProblem(this.stateFile);
+    if (problem !== undefined) throw new StateSaveError(this.stateFile, problem);
     const state = this.exportState();
     try {
       writeFileAtomically(this.stateFile, withNewline(stateJson(state, true)), PRIVATE_FILE_MODE);
     } catch (error) {
-      throw new StateSaveError(this.stateFile, writeFailure(error));
+      throw new StateSaveError(this.stateFile, writeFailure(error, this.stateFile));
     }
     return this.stateFile;
   }

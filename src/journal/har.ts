@@ -11,7 +11,7 @@ export interface Har {
   };
 }
 
-interface NameValue {
+export interface NameValue {
   name: string;
   value: string;
 }

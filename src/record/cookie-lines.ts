@@ -17,7 +17,8 @@ export function cookiePairs(line: string): string[] {
  * as they were. The pair is all before the first `;`. A server (or a gateway) may fold several
  * cookies into one line by commas: after a `;`, a comma starts another cookie, whose pair runs to
  * the next `;` (a pair without `=` too: a cookie with no name). The one comma an attribute holds
- * is the date's of `Expires=Wed, 21 Oct 2026 07:28:00 GMT`, after its day's name.
+ * is the date's of `Expires=Wed, 21 Oct 2026 07:28:00 GMT`: after its day's name, before the
+ * day's number (`Expires=Wed, z=KEY` folds a cookie after a date cut short).
  */
 export function mapSetCookiePairs(line: string, change: (pair: string) => string): string {
   const [first = '', ...attributes] = line.split(';');
@@ -25,7 +26,8 @@ export function mapSetCookiePairs(line: string, change: (pair: string) => string
   const head = `${space}${change(first.trim())}`;
   const changed = attributes.map((segment) => {
     const pieces = segment.split(',');
-    const dated = /^\s*expires\s*=\s*[a-z]+\s*$/i.test(pieces[0]!) ? 2 : 1;
+    const dated =
+      /^\s*expires\s*=\s*[a-z]+\s*$/i.test(pieces[0]!) && /^\s*\d/.test(pieces[1] ?? '') ? 2 : 1;
     const start = pieces.findIndex((piece, index) => index >= dated && piece.trim() !== '');
     if (start === -1) return segment;
     const pair = pieces.slice(start).join(',');

@@ -102,11 +102,12 @@ export class LearnedSecrets implements SecretSource {
       if (/^\s*[^\s=]+(?:\s+[^\s=]|\s*$)/.test(piece)) this.learnCredentials(piece);
     }
     // The first word alone too: a server that reads `split(' ')[1]` takes it as the credentials,
-    // whatever follows (`Bearer KEY extra`, `Basic X, Basic Y`).
-    const [first = ''] = token.split(/[\s,]/, 1);
+    // whatever follows (`Bearer KEY extra`, `Basic X, Basic Y`, `Bearer KEY;nonce=1`).
+    const [first = ''] = token.split(/[\s,;]/, 1);
     if (scheme.toLowerCase() !== 'basic') {
       this.add(token);
       this.add(first);
+      this.add(unquoted(first));
       this.learnParameters(token);
       return;
     }
@@ -124,17 +125,32 @@ export class LearnedSecrets implements SecretSource {
    */
   private learnBare(word: string): void {
     if (word === '' || SCHEMES.has(word.toLowerCase())) return;
+    // A scheme joined to its credentials by a colon or a semicolon (`Bearer:KEY`).
+    const joined = /^([\w-]+)[:;]([\s\S]+)$/.exec(word);
+    if (joined && SCHEMES.has(joined[1]!.toLowerCase())) this.learnBare(joined[2]!);
     this.add(word);
+    this.add(unquoted(word));
     this.learnParameters(word);
     const decoded = Buffer.from(word, 'base64').toString('utf8');
     // Base64 of text holding a colon, as Basic's `id:key`; random bytes are rarely such text.
     if (/^[^\x00-\x1f\x7f\uFFFD]*:[^\x00-\x1f\x7f\uFFFD]+$/.test(decoded)) this.learnBasic(word);
   }
 
-  /** The value of each `name=value` parameter of a token, without its quotes. */
+  /**
+   * The value of each `name=value` parameter of a token, without its quotes, parameters parted by
+   * commas or semicolons. Not those the protocols define as public (a Digest answer's `uri` and
+   * `realm`, OAuth's `scope`), nor a user name that is a server id, as with Basic: learned, their
+   * values (an API path, `application`) would be taken out of every later exchange.
+   */
   private learnParameters(token: string): void {
-    for (const param of token.matchAll(/(?:^|[\s,])[!#$%&'*+.^_`|~\w-]+\s*=\s*("[^"]*"|[^\s,]+)/g))
-      this.add(param[1]!.replace(/^"|"$/g, ''));
+    const params = /(?:^|[\s,;])([!#$%&'*+.^_`|~\w-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,;]+)/g;
+    for (const [, name, value] of token.matchAll(params) as Iterable<[string, string, string]>) {
+      const key = name.toLowerCase();
+      if (PUBLIC_PARAMETERS.has(key)) continue;
+      const bare = unquoted(value);
+      if (key === 'username' && parseServerId(bare) !== undefined) continue;
+      this.add(bare);
+    }
   }
 
   /** Basic credentials: the base64 as sent, and the key (and a username that is no server id). */
@@ -164,13 +180,11 @@ export class LearnedSecrets implements SecretSource {
     const value = pair.slice(pair.indexOf('=') + 1).trim();
     // A quoted value is learned without its quotes only: redacted, the quoted form would take a
     // JSON string's own quotes with it (`"name":<redacted>`), and the unquoted one is inside it.
-    const unquoted = /^"([\s\S]*)"$/.exec(value)?.[1] ?? value;
-    this.add(unquoted);
-    try {
-      this.add(decodeURIComponent(unquoted));
-    } catch {
-      // Not percent-encoding (a lone `%`): the value has no decoded form.
-    }
+    const bare = unquoted(value);
+    const decoded = percentDecoded(bare);
+    if (isLocation(bare) || isLocation(decoded)) return;
+    this.add(bare);
+    this.add(decoded);
   }
 
   /**
@@ -231,6 +245,51 @@ const SCHEMES = new Set([
   'token',
   'vapid',
 ]);
+
+/**
+ * Parameters of authentication schemes that hold no secret: Digest's (RFC 7616) but its
+ * `response`, `cnonce` and `username`; Bearer's challenge (RFC 6750); AWS Signature V4's list of
+ * signed headers.
+ */
+const PUBLIC_PARAMETERS = new Set([
+  'algorithm',
+  'charset',
+  'domain',
+  'error',
+  'error_description',
+  'error_uri',
+  'nc',
+  'qop',
+  'realm',
+  'scope',
+  'signedheaders',
+  'stale',
+  'uri',
+  'userhash',
+]);
+
+/** A value percent-decoded; as it is when it is no percent-encoding (a lone `%`). */
+function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** A value without the double quotes around it, if it has them. */
+function unquoted(value: string): string {
+  return /^"([\s\S]*)"$/.exec(value)?.[1] ?? value;
+}
+
+/**
+ * A cookie value that is a URL, or a path of two or more segments (`/marketing/v1/lists`): where
+ * a cookie sends the user back to (`returnTo=/lists/1`), no session. Learned, it would be taken
+ * out of every later request's URL, and replay could read none of them.
+ */
+function isLocation(value: string): boolean {
+  return /^(?:https?:\/\/[^\s/]+|\/[\w.~%-]+)(?:\/[\w.~%-]+)+\/?$/i.test(value);
+}
 
 /** The items of a comma-separated list, a comma inside a quoted string (`"a, b"`) kept. */
 function listItems(text: string): string[] {

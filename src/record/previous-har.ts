@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { ownedByAnother, readTextFile } from '../files.js';
 import { jsonDepthExceeds } from '../json-depth.js';
-import { cookiePairs, isHiddenPair, setCookiePairs } from './cookie-lines.js';
+import { clearCookie, clearCredential } from './clear-credentials.js';
 import { RecorderOptionError } from './recorder-error.js';
 
 /** How every HAR the recorder writes begins, up to its creator. */
@@ -139,13 +139,6 @@ function isEntry(line: string, comma: boolean, out: string, number: number): boo
   return true;
 }
 
-const CREDENTIAL_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-]);
-
 /**
  * The recorder writes every credential redacted (`Basic <redacted>`, `a=<redacted>`), both ways,
  * and no `cookies` array items: one in clear was put in the file since, by hand or by another
@@ -163,45 +156,4 @@ function refuseClearCredentials(out: string, entry: unknown, number: number): vo
         `${out} holds a ${clear} in clear in entry ${number}: the recorder writes none, so the file was changed since it wrote it, and it is not continued. Give another --out, or move the file away.`,
       );
   }
-}
-
-/** The first credential header of `headers` in clear (`authorization header`), or undefined. */
-function clearCredential(headers: unknown): string | undefined {
-  if (!Array.isArray(headers)) return undefined;
-  for (const header of headers as ({ name?: unknown; value?: unknown } | null)[]) {
-    const name = String(header?.name ?? '').toLowerCase();
-    const value = String(header?.value ?? '').trim();
-    if (CREDENTIAL_HEADERS.has(name) && holdsClear(name, value)) return `${name} header`;
-  }
-  return undefined;
-}
-
-/**
- * Whether a credential header's value holds more than the recorder writes: a `<redacted>` beside
- * a credential in clear (`Bearer <redacted> KEY`, `sid=<redacted>; other=KEY`) is in clear too.
- */
-function holdsClear(name: string, value: string): boolean {
-  if (name === 'cookie') return !cookiePairs(value).every(isHiddenPair);
-  if (name === 'set-cookie') return !setCookiePairs(value).every(isHiddenPair);
-  // A scheme, then what the recorder leaves of credentials: `12345:<redacted>` (a server id),
-  // `token=<redacted>`; a scheme alone (`Bearer`) holds none.
-  const rest = value.replace(/^\S+/, '');
-  return (
-    rest
-      .replaceAll('<redacted>', '')
-      .replace(/\b\d{1,9}:/g, '')
-      .replace(/[!#$%&'*+.^_`|~\w-]+\s*=/g, '')
-      .replace(/[\s,"]/g, '') !== ''
-  );
-}
-
-/** A HAR `cookies` item with a value in clear (`cookie sid`), or undefined. */
-function clearCookie(cookies: unknown): string | undefined {
-  if (!Array.isArray(cookies)) return undefined;
-  for (const cookie of cookies as ({ name?: unknown; value?: unknown } | null)[]) {
-    const value = String(cookie?.value ?? '');
-    if (value !== '' && value !== '<redacted>')
-      return `cookie ${JSON.stringify(String(cookie?.name ?? '')).slice(0, 60)}`;
-  }
-  return undefined;
 }

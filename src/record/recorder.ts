@@ -8,9 +8,12 @@ import {
 import { Agent as HttpsAgent } from 'node:https';
 import { codingsListed } from '../content-codings.js';
 import { HostAllowList, hostFieldCount } from '../http/host-allow-list.js';
+import type { NameValue } from '../journal/har.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
 import { Redactor } from '../redaction/redact.js';
+import { REDACTED } from '../redaction/secret-forms.js';
+import { holdsClear } from './clear-credentials.js';
 import { cookiePairs, hiddenPair, mapSetCookiePairs } from './cookie-lines.js';
 import { decodedBody } from './decoded-body.js';
 import { recordedEntry } from './escaped-size.js';
@@ -162,7 +165,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
           nextId += 1;
           // The client's headers as it sent them: Proxy-Authorization is not forwarded, but its
           // credentials may come back in a query, a body or an answer.
-          secrets.learn(req.headers, exchange.responseHeaders);
+          secrets.learn(everyValue(req.rawHeaders), exchange.responseHeaders);
           file.append(exchangeEntry(nextId, exchange, upstream, redactor));
         },
         // The client went away (before its request or its answer was whole), its body was past
@@ -288,7 +291,15 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     codingsOf(exchange.responseHeaders),
     'answer',
   );
-  const entry = recordedEntry(id, facts, redactor.body(request.body), redactor.body(response.body));
+  // A learned secret can be all of a path (a cookie holding `/lists`): the URL stays one.
+  const url = facts.url.startsWith('/') ? facts.url : `/${facts.url}`;
+  const entry = recordedEntry(
+    id,
+    { ...facts, url },
+    redactor.body(request.body),
+    redactor.body(response.body),
+  );
+  for (const side of [entry.request, entry.response]) side.headers = hiddenWhole(side.headers);
   const notes = [request.note, response.note].filter((note) => note !== undefined);
   if (exchange.unreachable !== undefined) {
     entry.comment = exchange.unreachable;
@@ -323,6 +334,32 @@ function withoutCookieValues<H extends Record<string, string | string[] | number
       .map((line) => mapSetCookiePairs(String(line), hiddenPair));
   }
   return copy as H;
+}
+
+/**
+ * A learned secret can be a word the recorder writes itself (`expires`, `redacted`): taken out
+ * of a credential header, it leaves a line that reads as holding a credential in clear, and the
+ * next run would refuse to continue the file. Such a line is written `<redacted>` whole.
+ */
+function hiddenWhole(headers: NameValue[]): NameValue[] {
+  return headers.map((header) =>
+    holdsClear(header.name.toLowerCase(), header.value) ? { ...header, value: REDACTED } : header,
+  );
+}
+
+/**
+ * Each header's every field line, by lower-case name: Node's `req.headers` keeps only the first
+ * of a repeated `Authorization` or `Proxy-Authorization`, and a server behind may read another.
+ */
+function everyValue(raw: readonly string[]): Record<string, string[]> {
+  const headers: Record<string, string[]> = {};
+  for (let at = 0; at + 1 < raw.length; at += 2) {
+    const name = raw[at]!.toLowerCase();
+    const values = headers[name];
+    if (values) values.push(raw[at + 1]!);
+    else headers[name] = [raw[at + 1]!];
+  }
+  return headers;
 }
 
 function queryOf(text: string): Record<string, string | string[]> {

@@ -224,7 +224,13 @@ export async function createField(
     const there = before.some((field) => field.id === id || field.name === name);
     if (another || there || !wholeAccountBefore(before, tools.fieldNamesAsked, now)) return false;
     const deleted = await tools.call({ method: 'DELETE', path: `/customfields/${id}` });
-    return deleted.status >= 200 && deleted.status < 300;
+    if (deleted.status < 200 || deleted.status >= 300) return false;
+    // A 2xx that deleted nothing would leave the field unreported: a list that still shows it
+    // says it is left.
+    const after = listedFields(
+      await tools.call({ method: 'GET', path: '/customfields', accept: 'application/json' }),
+    );
+    return !after?.some((field) => field.name === name);
   });
   return answer;
 }

@@ -338,6 +338,23 @@ describe('the sandbox CLI with --state-file', () => {
     expect((await second.exited).code).toBe(0);
   });
 
+  it('writes the state file and exits 0 on SIGTERM when nothing reads its output any more', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fms-cli-state-')), 'unread.json');
+    const cli = run(['--port', '0', '--http', '--state-file', file]);
+    const { baseUrl } = await started(cli);
+    await send(`${baseUrl}/customfields/Unread`, {
+      method: 'POST',
+      headers: { authorization: basic(12345, 'sandbox-key-12345') },
+    });
+    // A pipe into `head` that has exited: the "stopping" message finds no reader.
+    cli.child.stdout.destroy();
+    cli.child.kill('SIGTERM');
+    const { code, stderr } = await cli.exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('"Unread"');
+  });
+
   it('a bad state file: exit 2 with what is wrong, and the file untouched', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'fms-cli-state-')), 'broken.json');
     writeFileSync(file, '{ not json');

@@ -162,7 +162,73 @@ const CASES: {
     setCookie: ['NamelessSetSecret'],
     secrets: ['NamelessSetSecret'],
   },
+  // Learned words the recorder writes itself: taken out, they must not leave a line that reads
+  // as holding a credential in clear.
+  {
+    name: 'a set cookie whose value is the word redacted',
+    request: [],
+    setCookie: ['flag=redacted; Path=/'],
+    secrets: ['flag=redacted'],
+  },
+  {
+    name: 'a key that is the name of a Set-Cookie attribute',
+    request: ['Authorization: Bearer expires'],
+    setCookie: ['sid=SetSecret9; expires=Wed, 21 Oct 2026 07:28:00 GMT'],
+    secrets: ['SetSecret9', 'Bearer expires'],
+  },
+  {
+    name: 'a nameless cookie folded after an Expires date cut short',
+    request: [],
+    setCookie: ['sid=SetSecret10; Expires=Wed, z=ZCookieSecret77'],
+    secrets: ['SetSecret10', 'ZCookieSecret77'],
+  },
+  {
+    name: 'a Bearer token in quotes',
+    request: ['Authorization: Bearer "QuotedTok111"'],
+    query: '?t=QuotedTok111',
+    secrets: ['QuotedTok111'],
+  },
+  {
+    name: 'a token parameter ended by a semicolon',
+    request: ['Authorization: Token token=SemiTok2222; nonce="def"'],
+    query: '?t=SemiTok2222',
+    secrets: ['SemiTok2222'],
+  },
+  {
+    name: 'a Bearer token ended by a semicolon',
+    request: ['Authorization: Bearer SemiTok3333;nonce=1'],
+    query: '?t=SemiTok3333',
+    secrets: ['SemiTok3333'],
+  },
+  {
+    name: 'a scheme joined to its key by a colon',
+    request: ['Authorization: Bearer:JoinedTok4444'],
+    query: '?t=JoinedTok4444',
+    secrets: ['JoinedTok4444'],
+  },
+  {
+    name: 'two Proxy-Authorization headers',
+    request: ['Proxy-Authorization: Bearer PFirst0123', 'Proxy-Authorization: Bearer PSecond0123'],
+    query: '?a=PFirst0123&b=PSecond0123',
+    secrets: ['PFirst0123', 'PSecond0123'],
+  },
 ];
+
+/** GET /lists through the recorder at `baseUrl` with header lines as sent; the answer's text. */
+async function listsThrough(baseUrl: string, headers: string[], query = ''): Promise<string> {
+  const { text } = await exchange(
+    { url: baseUrl, ca: undefined },
+    [
+      `GET /marketing/v1/lists${query} HTTP/1.1`,
+      `Host: ${new URL(baseUrl).host}`,
+      ...headers,
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  return text;
+}
 
 describe('record continues a HAR it wrote itself', () => {
   it.each(CASES)('after $name', async ({ name, request, query, setCookie, secrets }) => {
@@ -179,18 +245,7 @@ describe('record continues a HAR it wrote itself', () => {
     const out = join(folder, `${name.replaceAll(' ', '-')}.har`);
     const first = await startRecorder({ upstream, out, https: false });
     try {
-      const { text } = await exchange(
-        { url: first.baseUrl, ca: undefined },
-        [
-          `GET /marketing/v1/lists${query ?? ''} HTTP/1.1`,
-          `Host: ${new URL(first.baseUrl).host}`,
-          ...request,
-          'Connection: close',
-          '',
-          '',
-        ].join('\r\n'),
-      );
-      expect(text).toMatch(/^HTTP\/1\.1 200/);
+      expect(await listsThrough(first.baseUrl, request, query)).toMatch(/^HTTP\/1\.1 200/);
     } finally {
       await first.close();
     }
@@ -203,5 +258,53 @@ describe('record continues a HAR it wrote itself', () => {
       .entries;
     expect(entries).toHaveLength(1);
     expect(readFileSync(out, 'utf8')).toBe(written);
+  });
+});
+
+describe('record keeps the URLs and types that replay reads', () => {
+  it('learns no public Digest parameter nor a cookie holding a path, and keeps every URL whole', async () => {
+    const upstream = await upstreamOf((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.end('[]');
+      });
+    });
+    const out = join(folder, 'urls-kept.har');
+    const recorder = await startRecorder({ upstream, out, https: false });
+    const digest =
+      'Authorization: Digest username="12345", realm="application", nonce="dcd98b7102dd", uri="/marketing/v1/lists", algorithm=SHA-256, qop=auth, nc=00000001, cnonce="0a4f113b", response="6629fae49393a053"';
+    try {
+      for (const header of [
+        digest,
+        'Cookie: returnTo=/marketing/v1/lists',
+        'Authorization: Bearer /marketing/v1/lists',
+        'Accept: application/json',
+      ]) {
+        expect(await listsThrough(recorder.baseUrl, [header])).toMatch(/^HTTP\/1\.1 200/);
+      }
+    } finally {
+      await recorder.close();
+    }
+    const har = JSON.parse(readFileSync(out, 'utf8')) as {
+      log: {
+        entries: {
+          request: { url: string; headers: { name: string; value: string }[] };
+          response: { headers: { name: string; value: string }[] };
+        }[];
+      };
+    };
+    const urls = har.log.entries.map((entry) => entry.request.url);
+    const types = har.log.entries.map(
+      (entry) => entry.response.headers.find((h) => h.name === 'content-type')?.value,
+    );
+    // The Host the upstream saw: the recorder forwards to it.
+    const seen = new URL(upstream).host;
+    const whole = `http://${seen}/marketing/v1/lists`;
+    // The Digest answer and the cookie are no keys; a token that is all of the path is one, and
+    // the URL after it still reads as a URL.
+    expect(urls).toEqual([whole, whole, `http://${seen}/<redacted>`, `http://${seen}/<redacted>`]);
+    expect(types).toEqual(Array(4).fill('application/json'));
+    expect(JSON.stringify(har)).not.toContain('6629fae49393a053');
   });
 });

@@ -254,6 +254,11 @@ async function startedAt(cli: ReturnType<typeof spawnCli>): Promise<string> {
   return /Base URL\s+(\S+)/.exec(cli.output())?.[1] as string;
 }
 
+/** `record --http` on a free port in front of the fake, writing `out`. */
+function recordOver(out: string): ReturnType<typeof spawnCli> {
+  return spawnCli(['record', '--upstream', fake.baseUrl, '--http', '--port', '0', '--out', out]);
+}
+
 function readdirTemp(): string[] {
   return (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.endsWith('.tmp'));
 }
@@ -290,20 +295,25 @@ describe('fake-marketing-server record (the CLI)', () => {
     });
   }
 
+  it('writes its exchanges and exits 0 on SIGTERM when nothing reads its output any more', async () => {
+    const out = harPath();
+    const cli = recordOver(out);
+    const baseUrl = await startedAt(cli);
+    await send({ baseUrl, serverId: SERVER_ID, key: KEY }, { method: 'GET', path: '/lists' });
+    // A pipe into `head` that has exited: the "stopping" message finds no reader.
+    cli.child.stdout.destroy();
+    cli.child.kill('SIGTERM');
+    const { code, stderr } = await cli.exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(readHar(out).log.entries).toHaveLength(1);
+  });
+
   it('counts what this run wrote, and what the file holds when it continued one', async () => {
     const out = harPath();
     const said: string[] = [];
     for (const requests of [2, 1]) {
-      const cli = spawnCli([
-        'record',
-        '--upstream',
-        fake.baseUrl,
-        '--http',
-        '--port',
-        '0',
-        '--out',
-        out,
-      ]);
+      const cli = recordOver(out);
       const baseUrl = await startedAt(cli);
       for (let n = 0; n < requests; n++)
         await send({ baseUrl, serverId: SERVER_ID, key: KEY }, { method: 'GET', path: '/lists' });

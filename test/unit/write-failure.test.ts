@@ -190,6 +190,26 @@ describe('unwritableFileProblem in a shared folder', () => {
     },
   );
 
+  it.skipIf(!root)(
+    'refuses to save over a state file another user put at the name after the start, naming the owner',
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
+      const state = join(folder, 'state.json');
+      const fake = await createFakeMarketingServer({ stateFile: state });
+      try {
+        writeFileSync(state, 'theirs');
+        chownSync(state, 2002, 2002);
+        expect(() => fake.saveState()).toThrow(
+          `Could not write the state file ${state}: it belongs to another user (uid 2002)`,
+        );
+        expect(readFileSync(state, 'utf8')).toBe('theirs');
+      } finally {
+        await fake.close();
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('never writes through a link a neighbour planted at the temporary name, nor removes it', () => {
     const folder = mkdtempSync(join(tmpdir(), 'fms-write-'));
     try {

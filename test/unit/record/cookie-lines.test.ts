@@ -26,6 +26,14 @@ describe('cookie lines', () => {
     ['a=1; Path=/, ', ['a=1']],
     ['nameless', ['nameless']],
     ['', ['']],
+    // The date's comma is known however the attribute is spaced, and only in a date.
+    ['a=1;Expires=Wed, 21 Oct 2026 07:28:00 GMT', ['a=1']],
+    ['a=1; Expires = Wed , 21 Oct 2026 07:28:00 GMT; Path=/', ['a=1']],
+    ['a=1; Expires=Wed x, NAMELESS', ['a=1', 'NAMELESS']],
+    ['a=1; Max-Age=5 expires=Wed, NAMELESS', ['a=1', 'NAMELESS']],
+    // A date cut short: what follows its comma is no day's number, so a cookie.
+    ['a=1; Expires=Wed, z=FOLDED', ['a=1', 'z=FOLDED']],
+    ['a=1; Expires=Wed,', ['a=1']],
   ])('finds the cookies of the Set-Cookie line %j', (line, pairs) => {
     expect(setCookiePairs(line)).toEqual(pairs);
   });
@@ -40,6 +48,10 @@ describe('cookie lines', () => {
     ['nameless; Max-Age=0', '<redacted>; Max-Age=0'],
     ['a=1; Path=/, NAMELESS; Secure', 'a=<redacted>; Path=/, <redacted>; Secure'],
     ['gone=; Max-Age=0', 'gone=<redacted>; Max-Age=0'],
+    // The space around a pair is kept as it was.
+    ['  sid=abc; Path=/', '  sid=<redacted>; Path=/'],
+    ['a=1; Path=/,  b=2', 'a=<redacted>; Path=/,  b=<redacted>'],
+    ['a=1; Path=/,b=2', 'a=<redacted>; Path=/,b=<redacted>'],
   ])('hides each cookie value of %j and keeps its attributes', (line, hidden) => {
     const written = mapSetCookiePairs(line, hiddenPair);
     expect(written).toBe(hidden);
@@ -51,8 +63,12 @@ describe('cookie lines', () => {
     (pair) => expect(isHiddenPair(pair)).toBe(true),
   );
 
-  it.each(['KEY', 'a=KEY', 'a=<redacted>, b=KEY', 'a=<redacted>KEY', '<redacted> KEY'])(
-    'takes %j as holding a value in clear',
-    (pair) => expect(isHiddenPair(pair)).toBe(false),
-  );
+  it.each([
+    'KEY',
+    'a=KEY',
+    'a=<redacted>, b=KEY',
+    'a=<redacted>KEY',
+    '<redacted> KEY',
+    'a=KEY=<redacted>',
+  ])('takes %j as holding a value in clear', (pair) => expect(isHiddenPair(pair)).toBe(false));
 });

@@ -109,6 +109,23 @@ describe('the keys a recorder learns from one credential header', () => {
     expect(learnedFrom({ cookie: 'p=100%-sure' })).toEqual(['100%-sure']);
     // Quotes only at one end are part of the value.
     expect(learnedFrom({ cookie: 'h="half-quoted' })).toEqual(['"half-quoted']);
+    // Only quotes around the whole value are taken off, whatever is between them.
+    expect(learnedFrom({ cookie: 's="a b c"' })).toEqual(['a b c']);
+    expect(learnedFrom({ cookie: 's=x"in-quotes"' })).toEqual(['x"in-quotes"']);
+    expect(learnedFrom({ cookie: 's="in-quotes"x' })).toEqual(['"in-quotes"x']);
+    // A cookie that holds a location is no session: learned, it would take paths out of URLs.
+    expect(
+      learnedFrom({ cookie: 'returnTo=/marketing/v1/lists; next=https://app.example/a/b' }),
+    ).toEqual([]);
+    expect(learnedFrom({ cookie: 'r=%2Fmarketing%2Fv1%2Flists' })).toEqual([]);
+    // Base64 may start with a slash: a value with an empty segment, `+` or `=` is no path.
+    expect(learnedFrom({ cookie: 'a=//46AQID; b=/Ab9+z/Qx; c=/one/' })).toEqual([
+      '//46AQID',
+      '/Ab9+z/Qx',
+      '/one/',
+    ]);
+    // A piece of a comma-joined value without `=` is part of the value, no cookie of its own.
+    expect(learnedFrom({ cookie: 'a=XY12ab,plain' })).toEqual(['XY12ab,plain', 'XY12ab']);
   });
 
   it('takes the values of the cookies an answer sets, in each form, but none of their attributes', () => {
@@ -207,6 +224,11 @@ describe('the keys a recorder learns from one credential header', () => {
     // Random bytes that hold a colon are no Basic credentials: the word alone is learned.
     const binary = Buffer.from([0xff, 0xfe, 0x3a, 0x01, 0x02, 0x03]).toString('base64');
     expect(learnedFrom({ authorization: binary })).toEqual([binary]);
+    // Nor is text with a control character before or after its colon.
+    for (const text of ['\x01ab:cd', 'ab:cd\x01']) {
+      const word = Buffer.from(text).toString('base64');
+      expect(learnedFrom({ authorization: word })).toEqual([word]);
+    }
   });
 
   it('takes each credential of a list in one header, but no parameter as one', () => {
@@ -228,6 +250,70 @@ describe('the keys a recorder learns from one credential header', () => {
     ).not.toEqual(expect.arrayContaining(['"the realm"', '= "the realm"', 'realm']));
     expect(learnedFrom({ authorization: 'Token token="a, b c", x=1' })).not.toEqual(
       expect.arrayContaining(['b c"']),
+    );
+  });
+
+  it('splits a list at each comma outside a quoted string, however it is spaced', () => {
+    const learned = (value: string) => learnedFrom({ authorization: value });
+    expect(learned('Bearer ListOne01,Bearer ListTwo02')).toContain('ListTwo02');
+    expect(learned('Bearer ListOne01, Bearer  ListTwo02')).toContain('ListTwo02');
+    // A backslash escapes only inside a quoted string.
+    expect(learned('Bearer ListOne01\\, Bearer ListTwo02')).toContain('ListTwo02');
+    expect(learned('Token token="abc", Bearer ListTwo02')).toContain('ListTwo02');
+    const escaped = learned('Bearer ListOne01, realm="a\\", b", Bearer ListTwo02');
+    expect(escaped).toContain('ListTwo02');
+    expect(escaped).not.toContain('Bearer');
+    // Each item alone: a scheme's name is never learned from the list around it.
+    const three = learned('Bearer ListOne01, Bearer ListTwo02, Bearer ListThree03');
+    expect(three).toEqual(expect.arrayContaining(['ListTwo02', 'ListThree03']));
+    expect(three).not.toContain('Bearer');
+  });
+
+  it('takes a token without its quotes, and ended by a semicolon, as a lenient server reads it', () => {
+    const learned = (value: string) => learnedFrom({ authorization: value });
+    expect(learned('Bearer "QuotedTok111"')).toContain('QuotedTok111');
+    expect(learned('"BareQuoted01"')).toContain('BareQuoted01');
+    expect(learned('Token token=SemiTok2222; nonce="def"')).toContain('SemiTok2222');
+    expect(learned('Bearer SemiTok3333;nonce=1')).toContain('SemiTok3333');
+    expect(learned('Token token="a\\"b"')).toContain('a\\"b');
+    expect(learned('Bearer:JoinedTok44')).toContain('JoinedTok44');
+    expect(learned('bearer;JoinedTok55')).toContain('JoinedTok55');
+    // Only after a scheme's name: `user:pass` as it is.
+    expect(learned('user:NotJoined66')).toEqual(['user:NotJoined66']);
+  });
+
+  it('learns no parameter the protocols define as public, nor a user name that is a server id', () => {
+    const learned = learnedFrom({
+      authorization:
+        'Digest username="12345", realm="application", nonce="dcd98b71", uri="/marketing/v1/lists", algorithm=SHA-256, qop=auth, nc=00000001, cnonce="0a4f113b", response="6629fae4", userhash=false',
+    });
+    expect(learned).toEqual(expect.arrayContaining(['dcd98b71', '0a4f113b', '6629fae4']));
+    for (const value of [
+      '12345',
+      'application',
+      '/marketing/v1/lists',
+      'SHA-256',
+      'auth',
+      '00000001',
+      'false',
+    ])
+      expect(learned).not.toContain(value);
+    expect(learnedFrom({ authorization: 'Digest username="someone", response="r"' })).toContain(
+      'someone',
+    );
+    expect(
+      learnedFrom({
+        authorization:
+          'Bearer x, error="invalid_token", scope="lists", error_description="d", error_uri="/e/f"',
+      }),
+    ).not.toEqual(expect.arrayContaining(['invalid_token', 'lists', 'd', '/e/f']));
+  });
+
+  it('takes the first word of Basic as credentials when its key starts with white space', () => {
+    // 15 bytes: base64 without padding, so the words after it change what the whole decodes to.
+    const first = Buffer.from('12345: spaced-k').toString('base64');
+    expect(learnedFrom({ authorization: `Basic ${first} extra` })).toEqual(
+      expect.arrayContaining([first, ' spaced-k']),
     );
   });
 

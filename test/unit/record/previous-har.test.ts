@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -107,6 +108,11 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
       { response: { cookies: [null, { value: 'CLEARSECRET-abcdef' }] } },
       'cookie ""',
     ],
+    [
+      'a cookie with a long name',
+      { request: { cookies: [{ name: 'n'.repeat(100), value: 'CLEARSECRET-abcdef' }] } },
+      `cookie "${'n'.repeat(59)}`,
+    ],
   ])('is refused for %s', async (_what, parts, clear) => {
     const out = await ownWith(`clear-${clear.replace(/\W/g, '')}.har`, { _id: 2, ...parts });
     await expect(readPrevious(out)).rejects.toThrow(
@@ -147,6 +153,7 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
         cookies: [
           { name: 'sid', value: '<redacted>' },
           { name: 'e', value: '' },
+          { name: 'no-value' },
         ],
       },
       response: {
@@ -176,6 +183,10 @@ describe('a HAR of the recorder that holds a credential in clear', () => {
     ['another header', [{ name: 'X-Token', value: 'Basic abc' }]],
     ['no header object', [null, 5]],
     ['headers that are no array', { name: 'Cookie', value: 'a=1' }],
+    [
+      'a parameter spaced around its equals sign',
+      [{ name: 'Authorization', value: 'Token key = <redacted>' }],
+    ],
   ])('is continued when it is %s', async (what, headers) => {
     const out = await ownWith(`continued-${what.replace(/ /g, '-')}.har`, withHeaders(headers));
     await expect(readPrevious(out)).resolves.toMatchObject({ count: 2 });
@@ -207,6 +218,89 @@ describe('a file at --out that is JSON but not a HAR of the recorder', () => {
     const out = await ownWith('broken-last.har', { _id: 2 });
     const text = readFileSync(out, 'utf8').replace('{"_id":2}', '{"_id":2');
     writeFileSync(out, text);
+    await expect(readPrevious(out)).rejects.toThrow('exists and is not a HAR file');
+  });
+});
+
+/** A file in the recorder's own layout: its head's line, `lines` as entries, its tail. */
+function ownLayout(name: string, lines: string[], head = OWN_HEAD): string {
+  const out = join(folder, name);
+  writeFileSync(out, `${head}\n${lines.join('\n')}${lines.length > 0 ? '\n' : ''}]}}\n`);
+  return out;
+}
+const OWN_HEAD =
+  '{"log":{"version":"1.2","creator":{"name":"fake-marketing-server record","version":"0.1.0"},"entries":[';
+
+describe('a HAR in the recorder’s own layout', () => {
+  it('is counted a line at a time, with none, one or many entries', async () => {
+    for (const lines of [[], ['{"_id":1}'], ['{"_id":1},', '{"_id":2},', '{"_id":3}']]) {
+      const out = ownLayout(`own-${lines.length}.har`, lines);
+      await expect(readPrevious(out)).resolves.toEqual({
+        count: lines.length,
+        length: readFileSync(out).length,
+      });
+    }
+  });
+
+  it('checks its first entry for credentials in clear too', async () => {
+    const clear = '{"_id":1,"request":{"headers":[{"name":"Cookie","value":"sid=CLEAR-1"}]}}';
+    for (const lines of [[clear], [`${clear},`, '{"_id":2}']]) {
+      const out = ownLayout(`clear-first-${lines.length}.har`, lines);
+      await expect(readPrevious(out)).rejects.toThrow('holds a cookie header in clear in entry 1');
+    }
+  });
+
+  it('is read whole when a line is no entry of its own: the file was changed since', async () => {
+    // Each is still a HAR of the recorder, read whole: its entries come back to be written again.
+    for (const [name, lines] of [
+      ['null', ['{"_id":1},', 'null,', '{"_id":3}']],
+      ['array', ['{"_id":1},', '[1],', '{"_id":3}']],
+      ['number', ['{"_id":1},', '5,', '{"_id":3}']],
+    ] as const) {
+      const out = ownLayout(`not-a-line-${name}.har`, [...lines]);
+      await expect(readPrevious(out)).resolves.toHaveProperty('entries');
+    }
+    // A comma missing after an entry's line: a space where it was is no comma.
+    const spaced = ownLayout('no-comma.har', ['{"_id":1} ', '{"_id":2}']);
+    await expect(readPrevious(spaced)).rejects.toThrow('exists and is not a HAR file');
+    const broken = ownLayout('broken-middle.har', ['{"_id":1},', '{"_id":2,', '{"_id":3}']);
+    await expect(readPrevious(broken)).rejects.toThrow('exists and is not a HAR file');
+  });
+
+  it('is read whole when its tail is not the recorder’s', async () => {
+    const out = ownLayout('other-tail.har', ['{"_id":1}']);
+    writeFileSync(out, readFileSync(out, 'utf8').replace('\n]}}\n', ' ]}}\n'));
+    await expect(readPrevious(out)).resolves.toEqual({ entries: [{ _id: 1 }] });
+  });
+
+  it('is refused when its head names another creator, however it is laid out', async () => {
+    const other = OWN_HEAD.replace('fake-marketing-server record', 'another tool');
+    await expect(readPrevious(ownLayout('other-head.har', ['{"_id":1}'], other))).rejects.toThrow(
+      'is a HAR that fake-marketing-server record did not write (its creator is "another tool")',
+    );
+    // The creator first: the same HAR in JSON, not in the recorder's layout.
+    const reordered =
+      '{"log":{"creator":{"name":"fake-marketing-server record"},"version":"1.2","entries":[';
+    await expect(
+      readPrevious(ownLayout('reordered.har', ['{"_id":1}'], reordered)),
+    ).resolves.toEqual({ entries: [{ _id: 1 }] });
+    const broken = `${OWN_HEAD.slice(0, -1)}}`;
+    await expect(readPrevious(ownLayout('broken-head.har', [], broken))).rejects.toThrow(
+      'exists and is not a HAR file',
+    );
+  });
+
+  it('closes the file it read', async () => {
+    const out = ownLayout('closed.har', ['{"_id":1}']);
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    await readPrevious(out);
+    expect(open()).toBe(before);
+  });
+
+  it('is never opened when it is a FIFO: refused at once, with no writer to wait for', async () => {
+    const out = join(folder, 'fifo.har');
+    execFileSync('mkfifo', [out]);
     await expect(readPrevious(out)).rejects.toThrow('exists and is not a HAR file');
   });
 });

@@ -19,6 +19,38 @@ const text = (status: number, body: string): Answer => ({
   body,
 });
 
+/**
+ * A service whose list of fields (`listed`) no longer shows a field once a DELETE of its id
+ * answered 2xx, as the service's does; `answer` answers the other calls first.
+ */
+function deletingService(
+  answer: (call: Call) => Answer | undefined,
+  listed: Answer,
+  deleted: Answer,
+): (call: Call) => Answer {
+  const gone = new Set<string>();
+  return (call) => {
+    const given = answer(call);
+    if (given) return given;
+    if (call.method === 'DELETE') {
+      if (deleted.status >= 200 && deleted.status < 300) gone.add(call.path.split('/').pop()!);
+      return deleted;
+    }
+    let items: unknown;
+    try {
+      items = JSON.parse(listed.body);
+    } catch {
+      return listed;
+    }
+    if (!Array.isArray(items)) return listed;
+    const kept = items.filter(
+      (item) =>
+        !gone.has(String((item as { customFieldNameId?: unknown } | null)?.customFieldNameId)),
+    );
+    return { ...listed, body: JSON.stringify(kept) };
+  };
+}
+
 /** The Skip a promise rejects with. */
 async function skipOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
@@ -288,10 +320,8 @@ describe('theRunContact', () => {
 
 describe('createField', () => {
   /** A service that creates with `created`, lists `listed` and answers a DELETE with `deleted`. */
-  const fieldService =
-    (created: Answer, listed: Answer, deleted: Answer = json(204, null)) =>
-    (call: Call): Answer =>
-      call.method === 'POST' ? created : call.method === 'GET' ? listed : deleted;
+  const fieldService = (created: Answer, listed: Answer, deleted: Answer = json(204, null)) =>
+    deletingService((call) => (call.method === 'POST' ? created : undefined), listed, deleted);
 
   it('POSTs the field by name, in JSON unless told, and deletes it by the id listed under its name', async () => {
     const { tools, calls, made } = scriptedTools(
@@ -312,7 +342,22 @@ describe('createField', () => {
     expect(calls.slice(1)).toEqual([
       { method: 'GET', path: '/customfields', accept: 'application/json' },
       { method: 'DELETE', path: '/customfields/5' },
+      { method: 'GET', path: '/customfields', accept: 'application/json' },
     ]);
+  });
+
+  it('reports the field left when its DELETE answers 2xx and the list still shows it', async () => {
+    const listed = json(200, [{ name: 'F', customFieldNameId: 5 }]);
+    const { tools, calls, made } = scriptedTools((call) =>
+      call.method === 'POST'
+        ? json(200, { customFieldNameId: 5 })
+        : call.method === 'GET'
+          ? listed
+          : json(204, null),
+    );
+    await createField(tools, 'F');
+    expect(await made[0]?.undo?.()).toBe(false);
+    expect(calls.map(({ method }) => method)).toEqual(['POST', 'GET', 'DELETE', 'GET']);
   });
 
   it('never deletes the id the create answered when the list gives it to another field', async () => {
@@ -589,8 +634,11 @@ describe('createField', () => {
   describe('when the answer gives no id', () => {
     const madeWithout = async (listed: Answer, deleted: Answer = json(200, {})) => {
       const script = scriptedTools(
-        (call) =>
-          call.method === 'POST' ? text(200, 'made') : call.method === 'GET' ? listed : deleted,
+        deletingService(
+          (call) => (call.method === 'POST' ? text(200, 'made') : undefined),
+          listed,
+          deleted,
+        ),
         { fieldsBefore: [{ name: 'G', id: 1 }] },
       );
       await createField(script.tools, 'F');
@@ -610,6 +658,7 @@ describe('createField', () => {
       expect(calls).toEqual([
         { method: 'GET', path: '/customfields', accept: 'application/json' },
         { method: 'DELETE', path: '/customfields/2' },
+        { method: 'GET', path: '/customfields', accept: 'application/json' },
       ]);
     });
 
