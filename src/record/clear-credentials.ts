@@ -1,3 +1,5 @@
+import type { NameValue } from '../journal/har.js';
+import { REDACTED } from '../redaction/secret-forms.js';
 import { cookiePairs, isHiddenPair, setCookiePairs } from './cookie-lines.js';
 
 /**
@@ -54,4 +56,15 @@ export function clearCookie(cookies: unknown): string | undefined {
       return `cookie ${JSON.stringify(String(cookie?.name ?? '')).slice(0, 60)}`;
   }
   return undefined;
+}
+
+/**
+ * A learned secret can be a word the recorder writes itself (`expires`, `redacted`): taken out
+ * of a credential header, it leaves a line that reads as holding a credential in clear, and the
+ * next run would refuse to continue the file. Such a line is written `<redacted>` whole.
+ */
+export function hiddenWhole(headers: NameValue[]): NameValue[] {
+  return headers.map((header) =>
+    holdsClear(header.name.toLowerCase(), header.value) ? { ...header, value: REDACTED } : header,
+  );
 }

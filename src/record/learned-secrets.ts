@@ -248,7 +248,7 @@ const SCHEMES = new Set([
 
 /**
  * Parameters of authentication schemes that hold no secret: Digest's (RFC 7616) but its
- * `response`, `cnonce` and `username`; Bearer's challenge (RFC 6750); AWS Signature V4's list of
+ * `response`, `cnonce` and `username` (its `opaque` the server chose and gets back as it was); Bearer's challenge (RFC 6750); AWS Signature V4's list of
  * signed headers.
  */
 const PUBLIC_PARAMETERS = new Set([
@@ -259,6 +259,7 @@ const PUBLIC_PARAMETERS = new Set([
   'error_description',
   'error_uri',
   'nc',
+  'opaque',
   'qop',
   'realm',
   'scope',

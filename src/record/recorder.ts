@@ -8,12 +8,10 @@ import {
 import { Agent as HttpsAgent } from 'node:https';
 import { codingsListed } from '../content-codings.js';
 import { HostAllowList, hostFieldCount } from '../http/host-allow-list.js';
-import type { NameValue } from '../journal/har.js';
 import { startServer } from '../listen.js';
 import { API_PREFIX } from '../paths.js';
 import { Redactor } from '../redaction/redact.js';
-import { REDACTED } from '../redaction/secret-forms.js';
-import { holdsClear } from './clear-credentials.js';
+import { hiddenWhole } from './clear-credentials.js';
 import { cookiePairs, hiddenPair, mapSetCookiePairs } from './cookie-lines.js';
 import { decodedBody } from './decoded-body.js';
 import { recordedEntry } from './escaped-size.js';
@@ -28,6 +26,7 @@ import {
 import { HarFile, HarWriteError } from './har-file.js';
 import { LearnedSecrets, MAX_LEARNED_SECRETS } from './learned-secrets.js';
 import { readPrevious } from './previous-har.js';
+import { urlWithoutSecrets } from './recorded-url.js';
 import { RecorderOptionError } from './recorder-error.js';
 import {
   refuseBusy,
@@ -291,11 +290,17 @@ function exchangeEntry(id: number, exchange: Exchange, upstream: Upstream, redac
     codingsOf(exchange.responseHeaders),
     'answer',
   );
-  // A learned secret can be all of a path (a cookie holding `/lists`): the URL stays one.
-  const url = facts.url.startsWith('/') ? facts.url : `/${facts.url}`;
+  // The upstream's host (given on the command line) and the API's own words are no secrets: a
+  // learned value that holds one (a cookie `app=marketing`, `ip=127.0.0.1`) must not take it out
+  // of the URL, which replay reads.
+  const { host } = exchange.requestHeaders;
   const entry = recordedEntry(
     id,
-    { ...facts, url },
+    {
+      ...facts,
+      url: urlWithoutSecrets(exchange.path, redactor),
+      requestHeaders: { ...facts.requestHeaders, ...(host === undefined ? {} : { host }) },
+    },
     redactor.body(request.body),
     redactor.body(response.body),
   );
@@ -334,17 +339,6 @@ function withoutCookieValues<H extends Record<string, string | string[] | number
       .map((line) => mapSetCookiePairs(String(line), hiddenPair));
   }
   return copy as H;
-}
-
-/**
- * A learned secret can be a word the recorder writes itself (`expires`, `redacted`): taken out
- * of a credential header, it leaves a line that reads as holding a credential in clear, and the
- * next run would refuse to continue the file. Such a line is written `<redacted>` whole.
- */
-function hiddenWhole(headers: NameValue[]): NameValue[] {
-  return headers.map((header) =>
-    holdsClear(header.name.toLowerCase(), header.value) ? { ...header, value: REDACTED } : header,
-  );
 }
 
 /**
