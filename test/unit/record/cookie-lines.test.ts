@@ -34,6 +34,9 @@ describe('cookie lines', () => {
     // A date cut short: what follows its comma is no day's number, so a cookie.
     ['a=1; Expires=Wed, z=FOLDED', ['a=1', 'z=FOLDED']],
     ['a=1; Expires=Wed,', ['a=1']],
+    ['a=1; Expires=Wed,21 Oct 2026 07:28:00 GMT', ['a=1']],
+    ['a=1; xExpires=Wed, 21 Oct, NAMELESS', ['a=1', '21 Oct, NAMELESS']],
+    ['a=1; Expires=Wed x, 21 Oct', ['a=1', '21 Oct']],
   ])('finds the cookies of the Set-Cookie line %j', (line, pairs) => {
     expect(setCookiePairs(line)).toEqual(pairs);
   });

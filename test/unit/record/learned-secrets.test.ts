@@ -118,6 +118,11 @@ describe('the keys a recorder learns from one credential header', () => {
       learnedFrom({ cookie: 'returnTo=/marketing/v1/lists; next=https://app.example/a/b' }),
     ).toEqual([]);
     expect(learnedFrom({ cookie: 'r=%2Fmarketing%2Fv1%2Flists' })).toEqual([]);
+    // A location with more around it is a value: only the whole of it is a location.
+    expect(learnedFrom({ cookie: 'a=/one/two?k=LocTok01; b=x/one/two; c=http://h/p' })).toEqual([
+      '/one/two?k=LocTok01',
+      'x/one/two',
+    ]);
     // Base64 may start with a slash: a value with an empty segment, `+` or `=` is no path.
     expect(learnedFrom({ cookie: 'a=//46AQID; b=/Ab9+z/Qx; c=/one/' })).toEqual([
       '//46AQID',
@@ -278,6 +283,8 @@ describe('the keys a recorder learns from one credential header', () => {
     expect(learned('Token token="a\\"b"')).toContain('a\\"b');
     expect(learned('Bearer:JoinedTok44')).toContain('JoinedTok44');
     expect(learned('bearer;JoinedTok55')).toContain('JoinedTok55');
+    // Only a scheme's name at the start: `x.Bearer:KEY` is one word.
+    expect(learned('x.Bearer:JoinedTok66')).toEqual(['x.Bearer:JoinedTok66']);
     // Only after a scheme's name: `user:pass` as it is.
     expect(learned('user:NotJoined66')).toEqual(['user:NotJoined66']);
   });
