@@ -21,6 +21,7 @@ import {
   loadSeed,
   PRIVATE_FILE_MODE,
   removeStaleTemporaries,
+  takenNameProblem,
   unwritableFileProblem,
   writeFailure,
   writeFileAtomically,
@@ -295,7 +296,7 @@ export class Core {
     }
     // A neighbour can put a file at the name after the start too: the same refusal, with its
     // reason (the write itself would fail as "no permission" in a sticky folder).
-    const problem = unwritableFileProblem(this.stateFile);
+    const problem = takenNameProblem(this.stateFile);
     if (problem !== undefined) throw new StateSaveError(this.stateFile, problem);
     const state = this.exportState();
     try {

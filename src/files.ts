@@ -209,6 +209,25 @@ function isFolder(path: string): boolean {
  * save does first, so that a state file is refused at start rather than at the first save.
  */
 export function unwritableFileProblem(file: string): string | undefined {
+  const taken = takenNameProblem(file);
+  if (taken !== undefined) return taken;
+  // Made exclusively under a name no one planted a link at: the check never writes through one.
+  const temporary = unguessableTemporaryOf(file);
+  try {
+    writeFileSync(temporary, '', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } catch (error) {
+    return writeFailure(error, temporary);
+  }
+  rmSync(temporary, { force: true });
+  return undefined;
+}
+
+/**
+ * Why the name `file` is not this user's to write: a folder, another user's file, or another
+ * user's link there. Writes nothing: a save checks it again before each write, since a
+ * neighbour can put a file at the name after the start.
+ */
+export function takenNameProblem(file: string): string | undefined {
   try {
     // A link a neighbour put at the name would have the state read from a file of their choosing.
     const link = lstatSync(file);
@@ -216,7 +235,7 @@ export function unwritableFileProblem(file: string): string | undefined {
       return `it is a link that belongs to another user (uid ${link.uid}), which is not followed; use a file of your own`;
     }
   } catch {
-    // Not there yet: the checks below say whether it can be made.
+    // Not there yet: nothing of anyone's is at the name.
   }
   try {
     const stats = statSync(file);
@@ -227,16 +246,8 @@ export function unwritableFileProblem(file: string): string | undefined {
       return `it belongs to another user (uid ${stats.uid}), whose state is not loaded; use a file of your own`;
     }
   } catch {
-    // Not there yet (the first save makes it), or not reachable: the write below says which.
+    // Not there yet (the first save makes it), or not reachable: a write says which.
   }
-  // Made exclusively under a name no one planted a link at: the check never writes through one.
-  const temporary = unguessableTemporaryOf(file);
-  try {
-    writeFileSync(temporary, '', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-  } catch (error) {
-    return writeFailure(error, temporary);
-  }
-  rmSync(temporary, { force: true });
   return undefined;
 }
 
